@@ -1,0 +1,8 @@
+module github.com/zut-go/zut
+
+go 1.26
+
+require (
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
+)

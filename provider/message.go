@@ -1,0 +1,130 @@
+// Package provider is zut's model vocabulary (messages, blocks, tools,
+// usage, stream events) and the HTTP clients that speak it to model APIs:
+// Anthropic Messages, OpenAI Chat Completions (and every compatible server)
+// and OpenAI Responses. It is built on net/http and encoding/json alone and
+// imports nothing else from zut.
+package provider
+
+import "encoding/json"
+
+// Role is who wrote a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// BlockType discriminates the content blocks of a message.
+type BlockType string
+
+const (
+	BlockText             BlockType = "text"
+	BlockImage            BlockType = "image"
+	BlockToolUse          BlockType = "tool_use"
+	BlockToolResult       BlockType = "tool_result"
+	BlockThinking         BlockType = "thinking"
+	BlockRedactedThinking BlockType = "redacted_thinking"
+)
+
+// Block is one piece of message content. Which fields are set depends on
+// Type:
+//
+//	text               Text
+//	image              MIMEType, Data (base64)
+//	tool_use           ID, Name, Input (a JSON object)
+//	tool_result        ToolUseID, Content (text and image blocks), IsError
+//	thinking           Text, Signature (opaque, echoed back to the same API)
+//	redacted_thinking  Data (opaque, echoed back)
+//
+// Origin records which API produced a thinking block (for example
+// "anthropic"); signatures are only sent back to the API that made them.
+type Block struct {
+	Type      BlockType       `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	MIMEType  string          `json:"mime_type,omitempty"`
+	Data      string          `json:"data,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   []Block         `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+	Signature string          `json:"signature,omitempty"`
+	Origin    string          `json:"origin,omitempty"`
+}
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    Role    `json:"role"`
+	Content []Block `json:"content"`
+}
+
+// Text returns the concatenated text blocks of m.
+func (m Message) Text() string {
+	var s string
+	for _, b := range m.Content {
+		if b.Type == BlockText {
+			s += b.Text
+		}
+	}
+	return s
+}
+
+// ToolUses returns the tool_use blocks of m in order.
+func (m Message) ToolUses() []Block {
+	var out []Block
+	for _, b := range m.Content {
+		if b.Type == BlockToolUse {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// TextBlock returns a text block.
+func TextBlock(s string) Block { return Block{Type: BlockText, Text: s} }
+
+// Tool is a tool definition offered to the model. Schema is a JSON Schema
+// object describing the arguments.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// Usage counts tokens of one request (or, summed, of a session).
+// Input excludes cached tokens; CacheRead and CacheWrite count them.
+type Usage struct {
+	Input      int     `json:"input"`
+	Output     int     `json:"output"`
+	Reasoning  int     `json:"reasoning"`
+	CacheRead  int     `json:"cache_read"`
+	CacheWrite int     `json:"cache_write"`
+	CostUSD    float64 `json:"cost_usd"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		Input:      u.Input + v.Input,
+		Output:     u.Output + v.Output,
+		Reasoning:  u.Reasoning + v.Reasoning,
+		CacheRead:  u.CacheRead + v.CacheRead,
+		CacheWrite: u.CacheWrite + v.CacheWrite,
+		CostUSD:    u.CostUSD + v.CostUSD,
+	}
+}
+
+// StopReason says why the model stopped.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopToolUse   StopReason = "tool_use"
+	StopMaxTokens StopReason = "max_tokens"
+	StopRefusal   StopReason = "refusal"
+	StopPauseTurn StopReason = "pause_turn"
+	StopAborted   StopReason = "aborted"
+	StopError     StopReason = "error"
+)
