@@ -1,0 +1,228 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// ToolInputError says that a tool call's arguments are not a JSON object:
+// the model was cut off by its output limit, or it wrote malformed JSON. It
+// is carried by the EventToolEnd of that call; the block's Input then holds
+// the raw text as a JSON string so nothing is lost and the message stays
+// valid JSON.
+type ToolInputError struct {
+	Tool string // tool name
+	ID   string // tool call ID
+	Raw  string // the arguments as received
+	Cut  bool   // the response stopped before the arguments were complete
+}
+
+func (e *ToolInputError) Error() string {
+	if e.Cut {
+		return fmt.Sprintf("tool call %s: arguments cut off by the output limit (%d bytes received); raise the max output tokens or ask for smaller steps", e.Tool, len(e.Raw))
+	}
+	return fmt.Sprintf("tool call %s: arguments are not a JSON object: %.80q", e.Tool, e.Raw)
+}
+
+// assembler builds the assistant message from decoded deltas and queues the
+// events the stream hands out. Every decoder drives one; indices are
+// positions in the message content.
+type assembler struct {
+	out     []Event
+	blocks  []Block
+	bufs    [][]byte // text, thinking text or tool arguments of each block
+	open    []bool   // tool_use block still receiving arguments
+	usage   Usage
+	prices  *Prices
+	started bool
+	stopped bool
+	model   string
+}
+
+func (a *assembler) reset() {
+	*a = assembler{out: a.out[:0], prices: a.prices, model: a.model}
+}
+
+func (a *assembler) emit(e Event) { a.out = append(a.out, e) }
+
+// start queues EventStart once.
+func (a *assembler) start(model, requestID string) {
+	if a.started {
+		return
+	}
+	a.started = true
+	if model != "" {
+		a.model = model
+	}
+	a.emit(Event{Type: EventStart, Model: a.model, RequestID: requestID})
+}
+
+// block opens a new block and returns its index.
+func (a *assembler) block(b Block) int {
+	a.blocks = append(a.blocks, b)
+	a.bufs = append(a.bufs, nil)
+	a.open = append(a.open, b.Type == BlockToolUse)
+	return len(a.blocks) - 1
+}
+
+func (a *assembler) valid(i int, t BlockType) bool {
+	return i >= 0 && i < len(a.blocks) && a.blocks[i].Type == t
+}
+
+// text appends s to text block i.
+func (a *assembler) text(i int, s string) {
+	if s == "" || !a.valid(i, BlockText) {
+		return
+	}
+	a.bufs[i] = append(a.bufs[i], s...)
+	a.emit(Event{Type: EventTextDelta, Index: i, Text: s})
+}
+
+// thinking appends s to thinking block i.
+func (a *assembler) thinking(i int, s string) {
+	if s == "" || !a.valid(i, BlockThinking) {
+		return
+	}
+	a.bufs[i] = append(a.bufs[i], s...)
+	a.emit(Event{Type: EventThinkingDelta, Index: i, Text: s})
+}
+
+// signature sets (or extends) the opaque signature of thinking block i.
+func (a *assembler) signature(i int, sig string) {
+	if a.valid(i, BlockThinking) {
+		a.blocks[i].Signature += sig
+	}
+}
+
+// toolStart opens a tool_use block and queues EventToolStart.
+func (a *assembler) toolStart(id, name string) int {
+	i := a.block(Block{Type: BlockToolUse, ID: id, Name: name})
+	a.emit(Event{Type: EventToolStart, Index: i, ToolID: id, ToolName: name})
+	return i
+}
+
+// toolDelta appends a fragment of JSON arguments to tool block i.
+func (a *assembler) toolDelta(i int, frag string) {
+	if frag == "" || !a.valid(i, BlockToolUse) || !a.open[i] {
+		return
+	}
+	a.bufs[i] = append(a.bufs[i], frag...)
+	a.emit(Event{Type: EventToolDelta, Index: i, Text: frag})
+}
+
+// toolEnd closes tool block i: its arguments become Input and EventToolEnd
+// is queued. cut says the response ended before the block was closed.
+func (a *assembler) toolEnd(i int, cut bool) {
+	if !a.valid(i, BlockToolUse) || !a.open[i] {
+		return
+	}
+	a.open[i] = false
+	input, err := toolInput(a.bufs[i])
+	if err != nil {
+		err = &ToolInputError{Tool: a.blocks[i].Name, ID: a.blocks[i].ID, Raw: string(a.bufs[i]), Cut: cut}
+	}
+	a.blocks[i].Input = input
+	e := Event{Type: EventToolEnd, Index: i, ToolID: a.blocks[i].ID, ToolName: a.blocks[i].Name, Input: input}
+	if err != nil {
+		e.Err = err
+	}
+	a.emit(e)
+}
+
+// toolInput turns received argument text into a JSON object: empty text is
+// {}, anything that is not an object is kept as a JSON string.
+func toolInput(raw []byte) (json.RawMessage, error) {
+	if len(trimSpace(raw)) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if i := skipSpace(raw, 0); raw[i] == '{' && json.Valid(raw) {
+		return json.RawMessage(compactJSON(raw)), nil
+	}
+	s, _ := json.Marshal(string(raw))
+	return s, errInvalidInput
+}
+
+var errInvalidInput = fmt.Errorf("arguments are not a JSON object")
+
+func trimSpace(b []byte) []byte {
+	i := skipSpace(b, 0)
+	j := len(b)
+	for j > i {
+		switch b[j-1] {
+		case ' ', '\t', '\n', '\r':
+			j--
+			continue
+		}
+		break
+	}
+	return b[i:j]
+}
+
+// compactJSON returns valid JSON without insignificant space.
+func compactJSON(b []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return append([]byte(nil), b...)
+	}
+	return buf.Bytes()
+}
+
+// setUsage records the running usage of the response and queues EventUsage.
+func (a *assembler) setUsage(u Usage) {
+	if a.prices != nil {
+		u.CostUSD = a.prices.Cost(u)
+	}
+	a.usage = u
+	a.emit(Event{Type: EventUsage, Usage: u})
+}
+
+// finish closes open tool blocks and queues EventStop. A tool block still
+// open at this point was cut off.
+func (a *assembler) finish(stop StopReason) {
+	if a.stopped {
+		return
+	}
+	for i := range a.blocks {
+		if a.open[i] {
+			a.toolEnd(i, true)
+		}
+	}
+	if stop == "" {
+		stop = StopEndTurn
+	}
+	if stop == StopEndTurn && len(a.toolUses()) > 0 {
+		stop = StopToolUse
+	}
+	a.stopped = true
+	a.emit(Event{Type: EventStop, Stop: stop, Usage: a.usage, Model: a.model})
+}
+
+func (a *assembler) toolUses() []int {
+	var out []int
+	for i, b := range a.blocks {
+		if b.Type == BlockToolUse {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// message returns the assistant message assembled so far. Empty text and
+// thinking blocks (a block opened but never filled) are kept so indices
+// stay stable.
+func (a *assembler) message() Message {
+	m := Message{Role: RoleAssistant, Content: make([]Block, len(a.blocks))}
+	for i, b := range a.blocks {
+		switch b.Type {
+		case BlockText, BlockThinking:
+			b.Text = string(a.bufs[i])
+		case BlockToolUse:
+			if a.open[i] {
+				b.Input, _ = toolInput(a.bufs[i])
+			}
+		}
+		m.Content[i] = b
+	}
+	return m
+}

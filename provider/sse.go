@@ -1,0 +1,245 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// maxFrame bounds one SSE line or event (and one NDJSON line): past it the
+// stream is rejected instead of growing memory without end.
+const maxFrame = 64 << 20
+
+// errFrameTooLarge reports an event larger than maxFrame.
+var errFrameTooLarge = fmt.Errorf("event larger than %d MiB", maxFrame>>20)
+
+// frameReader yields the frames of a response body: SSE events, or the
+// lines of an NDJSON body (name is then empty).
+type frameReader interface {
+	// next returns the next frame. name and data stay valid until the next
+	// call. At the end of the body it returns io.EOF.
+	next() (name, data []byte, err error)
+}
+
+// lineReader splits a byte stream into lines ended by LF, CRLF or a lone CR,
+// the line breaks of the text/event-stream format. It keeps one buffer and
+// returns slices of it, so reading a line allocates nothing once the buffer
+// has grown to the longest line.
+type lineReader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int // unread bytes are buf[start:end]
+	eof        bool
+	err        error // sticky read error other than io.EOF
+	scanned    int   // bytes of buf[start:end] known to hold no line break
+	first      bool  // the next line is the first: strip a UTF-8 BOM
+	// terminated is false when the last line returned ended at EOF without
+	// a line break (the body was probably cut).
+	terminated bool
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: r, buf: make([]byte, 32<<10), first: true}
+}
+
+// line returns the next line without its line break. At the end of input it
+// returns io.EOF; a last line without a break is returned first with
+// terminated false.
+func (l *lineReader) line() ([]byte, error) {
+	for {
+		avail := l.buf[l.start:l.end]
+		if i := indexBreak(avail[l.scanned:]); i >= 0 {
+			i += l.scanned
+			if avail[i] == '\r' && i+1 == len(avail) && !l.eof && l.err == nil {
+				// A CR at the end of the buffer: wait for the next byte to
+				// tell CRLF from a lone CR.
+				l.scanned = i
+				if err := l.fill(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			n := i + 1
+			if avail[i] == '\r' && i+1 < len(avail) && avail[i+1] == '\n' {
+				n++
+			}
+			line := avail[:i]
+			l.start += n
+			l.scanned = 0
+			l.terminated = true
+			return l.stripBOM(line), nil
+		}
+		l.scanned = len(avail)
+		if l.eof || l.err != nil {
+			if len(avail) == 0 {
+				if l.err != nil {
+					return nil, l.err
+				}
+				return nil, io.EOF
+			}
+			l.start = l.end
+			l.scanned = 0
+			l.terminated = false
+			return l.stripBOM(avail), nil
+		}
+		if err := l.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (l *lineReader) stripBOM(line []byte) []byte {
+	if l.first {
+		l.first = false
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	return line
+}
+
+// fill reads more input, compacting or growing the buffer as needed.
+func (l *lineReader) fill() error {
+	if l.start > 0 && (l.end == len(l.buf) || l.start == l.end) {
+		n := copy(l.buf, l.buf[l.start:l.end])
+		l.start, l.end = 0, n
+	}
+	if l.end == len(l.buf) {
+		if len(l.buf) >= maxFrame {
+			return errFrameTooLarge
+		}
+		nb := make([]byte, min(2*len(l.buf), maxFrame))
+		l.end = copy(nb, l.buf[l.start:l.end])
+		l.start = 0
+		l.buf = nb
+	}
+	for range 100 {
+		n, err := l.r.Read(l.buf[l.end:])
+		l.end += n
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				l.eof = true
+			} else {
+				l.err = err
+			}
+			return nil
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	l.err = io.ErrNoProgress
+	return nil
+}
+
+// indexBreak returns the index of the first CR or LF in b, or -1.
+func indexBreak(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
+}
+
+// sseReader decodes a text/event-stream body into events: "event" names the
+// event, "data" lines are joined with LF, comments (lines starting with ':')
+// and the "id" and "retry" fields are skipped.
+//
+// It differs from the WHATWG algorithm in one lenient way: an event whose
+// last line ended with a line break but that lacks the closing blank line is
+// still dispatched at the end of the body (several servers end with
+// "data: [DONE]\n"). A last line cut without a line break is dropped, so a
+// truncated event is never mistaken for a whole one.
+type sseReader struct {
+	lines *lineReader
+	name  []byte
+	data  []byte
+}
+
+func sseFrames(r io.Reader) frameReader { return newSSEReader(r) }
+
+func ndjsonFrames(r io.Reader) frameReader { return newNDJSONReader(r) }
+
+func newSSEReader(r io.Reader) *sseReader {
+	return &sseReader{lines: newLineReader(r)}
+}
+
+func (s *sseReader) next() (name, data []byte, err error) {
+	s.name = s.name[:0]
+	s.data = s.data[:0]
+	hasData := false
+	for {
+		line, err := s.lines.line()
+		if err != nil {
+			if err == io.EOF && hasData {
+				return s.name, s.data, nil
+			}
+			return nil, nil, err
+		}
+		if !s.lines.terminated {
+			// A line cut by the end of the body: drop it with its event.
+			hasData = false
+			continue
+		}
+		if len(line) == 0 {
+			if hasData {
+				return s.name, s.data, nil
+			}
+			s.name = s.name[:0]
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "data":
+			if hasData {
+				s.data = append(s.data, '\n')
+			}
+			if len(s.data)+len(value) > maxFrame {
+				return nil, nil, errFrameTooLarge
+			}
+			s.data = append(s.data, value...)
+			hasData = true
+		case "event":
+			s.name = append(s.name[:0], value...)
+		}
+	}
+}
+
+// ndjsonReader yields the non-blank lines of a newline-delimited JSON body
+// (Ollama's native API). A last line without a line break is kept only when
+// it is whole JSON; otherwise the body was cut and the line is dropped.
+type ndjsonReader struct {
+	lines *lineReader
+}
+
+func newNDJSONReader(r io.Reader) *ndjsonReader {
+	return &ndjsonReader{lines: newLineReader(r)}
+}
+
+func (n *ndjsonReader) next() (name, data []byte, err error) {
+	for {
+		line, err := n.lines.line()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !n.lines.terminated && !json.Valid(line) {
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		return nil, line, nil
+	}
+}
