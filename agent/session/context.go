@@ -44,14 +44,14 @@ type viewed struct {
 func (s *Session) viewLocked() []viewed {
 	start, summary := 0, -1
 	for k := len(s.path1) - 1; k >= 0; k-- {
-		e := &s.entries[s.path1[k]]
+		e := s.entries.at(s.path1[k])
 		if e.Type != TypeCompaction {
 			continue
 		}
 		summary = k
 		start = k // the first kept entry is not on this branch: keep what follows
 		for j := 0; j < k; j++ {
-			if s.entries[s.path1[j]].ID == e.FirstKeptID {
+			if s.entries.at(s.path1[j]).ID == e.FirstKeptID {
 				start = j
 				break
 			}
@@ -61,14 +61,14 @@ func (s *Session) viewLocked() []viewed {
 	var view []viewed
 	if summary >= 0 {
 		view = make([]viewed, 0, len(s.path1)-start+1)
-		view = append(view, viewed{msg: SummaryMessage(s.entries[s.path1[summary]].Summary)})
+		view = append(view, viewed{msg: SummaryMessage(s.entries.at(s.path1[summary]).Summary)})
 	} else {
 		view = make([]viewed, 0, len(s.path1))
 	}
 	for _, i := range s.path1[start:] {
-		e := &s.entries[i]
+		e := s.entries.at(i)
 		if e.Type == TypeMessage {
-			view = append(view, viewed{msg: *e.Message, id: e.ID})
+			view = append(view, viewed{msg: *s.message(i), id: e.ID})
 		}
 	}
 	return view
@@ -95,7 +95,7 @@ func (s *Session) State(extension string) (state json.RawMessage, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k := len(s.path1) - 1; k >= 0; k-- {
-		e := &s.entries[s.path1[k]]
+		e := s.entries.at(s.path1[k])
 		if e.Type == TypeExtState && e.Extension == extension {
 			if isNull(e.State) {
 				return nil, false
@@ -116,7 +116,7 @@ func (s *Session) States() map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	seen := map[string]bool{}
 	for k := len(s.path1) - 1; k >= 0; k-- {
-		e := &s.entries[s.path1[k]]
+		e := s.entries.at(s.path1[k])
 		if e.Type != TypeExtState || seen[e.Extension] {
 			continue
 		}

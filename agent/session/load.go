@@ -32,14 +32,14 @@ const maxWarnings = 50
 // locked by another zut process, see LockedError).
 func Open(path string, opts ...Option) (*Session, []Warning, error) {
 	c := newConfig(opts)
-	lk, err := acquireLock(path)
-	if err != nil {
-		return nil, nil, err
-	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		lk.release()
 		return nil, nil, fmt.Errorf("open session: %w", err)
+	}
+	lk, err := acquireLock(path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
 	}
 	s, warns, err := load(f, path, c)
 	if err != nil {
@@ -82,7 +82,7 @@ func load(r io.Reader, path string, c config) (*Session, []Warning, error) {
 	if !l.header {
 		return nil, nil, fmt.Errorf("open session %s: the file is empty; it is not a zut session file", path)
 	}
-	if n := len(s.entries); n > 0 {
+	if n := s.entries.len(); n > 0 {
 		s.moveLeaf(int32(n - 1))
 	}
 	if l.extra > 0 {
@@ -124,23 +124,27 @@ func (l *loader) parse(line []byte, last bool) error {
 		s.header, s.title, l.header = h, h.Title, true
 		return nil
 	}
-	n := len(s.entries)
-	s.entries = append(s.entries, Entry{})
-	e := &s.entries[n]
-	if err := json.Unmarshal(body, e); err != nil {
-		s.entries = s.entries[:n]
+	if !json.Valid(body) {
 		if last {
 			l.warn("torn last line (zut stopped while writing it); ignored, earlier entries are intact")
 		} else {
-			l.warn("not valid JSON (%v); line skipped", err)
+			l.warn("not valid JSON (%v); line skipped", json.Unmarshal(body, new(any)))
 		}
+		return nil
+	}
+	n := s.entries.len()
+	e := s.entries.add()
+	raw, err := decodeEntry(body, e)
+	if err != nil {
+		s.entries.dropLast()
+		l.warn("not an entry (%v); line skipped", err)
 		return nil
 	}
 	if last {
 		l.warn("last line has no final newline but is complete; kept")
 	}
-	if problem := l.invalid(e); problem != "" {
-		s.entries = s.entries[:n]
+	if problem := l.invalid(e, raw != nil); problem != "" {
+		s.entries.dropLast()
 		l.warn("%s; line skipped", problem)
 		return nil
 	}
@@ -153,12 +157,13 @@ func (l *loader) parse(line []byte, last bool) error {
 		}
 		parent = p
 	}
-	s.linkLast(parent)
+	s.linkLast(parent, raw)
 	return nil
 }
 
-// invalid says why a decoded entry cannot join the tree, or "".
-func (l *loader) invalid(e *Entry) string {
+// invalid says why a decoded entry cannot join the tree, or "". lazy is
+// true when the message of e is kept undecoded.
+func (l *loader) invalid(e *Entry, lazy bool) string {
 	switch {
 	case e.ID == "":
 		return "entry without an id"
@@ -168,7 +173,7 @@ func (l *loader) invalid(e *Entry) string {
 		return fmt.Sprintf("second session header %q", e.ID)
 	case e.ID == l.s.header.ID:
 		return fmt.Sprintf("entry id %q repeats the session id", e.ID)
-	case e.Type == TypeMessage && e.Message == nil:
+	case e.Type == TypeMessage && e.Message == nil && !lazy:
 		return fmt.Sprintf("message entry %q without a message", e.ID)
 	case e.Type == TypeExtState && e.Extension == "":
 		return fmt.Sprintf("ext_state entry %q without an extension name", e.ID)

@@ -31,12 +31,13 @@ type Session struct {
 	closed bool
 
 	header  Entry
-	title   string           // latest title in the file, else the header's
-	entries []Entry          // in file order, header excluded
-	parent  []int32          // parent index of each entry; -1 is the header
-	index   map[string]int32 // entry id → index
-	leaf    int32            // current leaf; -1 is the header (empty branch)
-	path1   []int32          // cached branch: indexes root→leaf
+	title   string            // latest title in the file, else the header's
+	entries entryList         // in file order, header excluded
+	raw     []json.RawMessage // undecoded messages (see decode.go), nil once decoded
+	parent  []int32           // parent index of each entry; -1 is the header
+	index   map[string]int32  // entry id → index
+	leaf    int32             // current leaf; -1 is the header (empty branch)
+	path1   []int32           // cached branch: indexes root→leaf
 
 	now   func() time.Time
 	newID func() string
@@ -215,14 +216,14 @@ func (s *Session) Leaf() string {
 func (s *Session) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.entries)
+	return s.entries.len()
 }
 
 func (s *Session) idAt(i int32) string {
 	if i < 0 {
 		return s.header.ID
 	}
-	return s.entries[i].ID
+	return s.entries.at(i).ID
 }
 
 // Append records e after the current leaf and makes it the new leaf. The
@@ -306,7 +307,7 @@ func (s *Session) appendLocked(e Entry, parent int32) (Entry, error) {
 		s.torn = false
 	}
 	s.addLocked(e, parent)
-	s.moveLeaf(int32(len(s.entries) - 1))
+	s.moveLeaf(int32(s.entries.len() - 1))
 	return e, nil
 }
 
@@ -323,15 +324,17 @@ func (s *Session) freshID() (string, error) {
 
 // addLocked puts a freshly written entry into the tree.
 func (s *Session) addLocked(e Entry, parent int32) {
-	s.entries = append(s.entries, e)
-	s.linkLast(parent)
+	*s.entries.add() = e
+	s.linkLast(parent, nil)
 }
 
-// linkLast links the last entry of s.entries into the tree under parent.
-func (s *Session) linkLast(parent int32) {
-	i := int32(len(s.entries) - 1)
-	e := &s.entries[i]
+// linkLast links the last entry into the tree under parent;
+// raw is its undecoded message, if any.
+func (s *Session) linkLast(parent int32, raw json.RawMessage) {
+	i := int32(s.entries.len() - 1)
+	e := s.entries.at(i)
 	s.parent = append(s.parent, parent)
+	s.raw = append(s.raw, raw)
 	s.index[e.ID] = i
 	if e.Type == TypeTitle {
 		s.title = e.Title

@@ -237,10 +237,10 @@ func scan(path string) (Info, error) {
 	header := false
 	err = eachLine(f, func(line []byte, _ bool) error {
 		var e struct {
-			Type  Type   `json:"type"`
-			ID    string `json:"id"`
-			CWD   string `json:"cwd"`
-			Title string `json:"title"`
+			Type  Type      `json:"type"`
+			ID    string    `json:"id"`
+			CWD   string    `json:"cwd"`
+			Title string    `json:"title"`
 			Time  time.Time `json:"time"`
 		}
 		if json.Unmarshal(line, &e) != nil {

@@ -16,7 +16,8 @@ func (s *Session) Branch() []Entry {
 	defer s.mu.Unlock()
 	out := make([]Entry, len(s.path1))
 	for k, i := range s.path1 {
-		out[k] = s.entries[i]
+		s.message(i)
+		out[k] = *s.entries.at(i)
 	}
 	return out
 }
@@ -29,7 +30,8 @@ func (s *Session) Entry(id string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
-	return s.entries[i], true
+	s.message(i)
+	return *s.entries.at(i), true
 }
 
 // Fork starts a new branch after entry id: it appends a branch entry whose
@@ -98,14 +100,14 @@ func (s *Session) Identity() (id, parentID string, forkPoint int) {
 		return s.header.ID, "", 0
 	}
 	// path1[k] is the branch entry; path1[k-1] the entry forked from.
-	return s.entries[s.path1[k]].ID, s.branchID(k - 1), k
+	return s.entries.at(s.path1[k]).ID, s.branchID(k - 1), k
 }
 
 // branchStart is the position in path1 of the nearest branch entry at or
 // above position k, or -1.
 func (s *Session) branchStart(k int) int {
 	for ; k >= 0; k-- {
-		if s.entries[s.path1[k]].Type == TypeBranch {
+		if s.entries.at(s.path1[k]).Type == TypeBranch {
 			return k
 		}
 	}
@@ -115,7 +117,7 @@ func (s *Session) branchStart(k int) int {
 // branchID names the branch holding path1[k] (the session ID for k < 0).
 func (s *Session) branchID(k int) string {
 	if b := s.branchStart(k); b >= 0 {
-		return s.entries[s.path1[b]].ID
+		return s.entries.at(s.path1[b]).ID
 	}
 	return s.header.ID
 }
@@ -137,22 +139,23 @@ type Node struct {
 func (s *Session) Tree() *Node {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	nodes := make([]Node, len(s.entries)+1)
+	nodes := make([]Node, s.entries.len()+1)
 	root := &nodes[0]
 	*root = Node{ID: s.header.ID, Type: TypeSession, Preview: s.title, Time: s.header.Time, OnBranch: true, Current: s.leaf < 0}
-	kids := make([]int32, len(s.entries)+1) // child counts, then cursors
+	kids := make([]int32, s.entries.len()+1) // child counts, then cursors
 	for _, p := range s.parent {
 		kids[p+1]++
 	}
-	all := make([]*Node, len(s.entries))
+	all := make([]*Node, s.entries.len())
 	off := int32(0)
 	for i := range kids {
 		n := kids[i]
 		nodes[i].Children = all[off : off : off+n]
 		off += n
 	}
-	for i := range s.entries {
-		e := &s.entries[i]
+	for i := range int32(s.entries.len()) {
+		s.message(int32(i))
+		e := s.entries.at(i)
 		n := &nodes[i+1]
 		n.ID, n.Type, n.Time, n.Preview = e.ID, e.Type, e.Time, preview(e)
 		p := &nodes[s.parent[i]+1]

@@ -1,0 +1,208 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/zut-go/zut/provider"
+)
+
+// Entries are decoded in two ways. Message entries as zut writes them, the
+// bulk of every file, take a fast path: a small scanner reads the envelope
+// fields and keeps the message itself as raw JSON, decoded only when
+// something reads it (after a compaction, only the kept tail ever is).
+// Everything else, and any line the fast path does not recognise, goes
+// through encoding/json. Both paths run only on lines json.Valid accepts.
+
+// decodeEntry decodes one valid JSON line into e. raw is the undecoded
+// message of a fast-path message entry, nil otherwise.
+func decodeEntry(line []byte, e *Entry) (raw json.RawMessage, err error) {
+	if raw, ok := fastEntry(line, e); ok {
+		return raw, nil
+	}
+	*e = Entry{}
+	return nil, json.Unmarshal(line, e)
+}
+
+// fastEntry decodes a message entry made only of the fields zut writes for
+// messages, with no escapes in its short strings. ok is false otherwise,
+// and e may then hold partial data.
+func fastEntry(line []byte, e *Entry) (raw json.RawMessage, ok bool) {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(line, i+1)
+	for i < len(line) && line[i] != '}' {
+		key, ok := plainString(line, i)
+		if !ok {
+			return nil, false
+		}
+		i = skipSpace(line, i+len(key)+2)
+		if i >= len(line) || line[i] != ':' {
+			return nil, false
+		}
+		vs := skipSpace(line, i+1)
+		ve := skipValue(line, vs)
+		if ve <= vs || ve > len(line) {
+			return nil, false
+		}
+		val := line[vs:ve]
+		switch string(key) {
+		case "message":
+			if val[0] != '{' {
+				return nil, false
+			}
+			raw = val
+		case "usage":
+			if string(val) != "null" {
+				e.Usage = new(provider.Usage)
+				if json.Unmarshal(val, e.Usage) != nil {
+					return nil, false
+				}
+			}
+		case "type", "id", "parent_id", "time", "provider", "model", "stop":
+			s, ok := plainString(val, 0)
+			if !ok || len(s) != len(val)-2 {
+				return nil, false
+			}
+			if !setField(e, string(key), s) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		i = skipSpace(line, ve)
+		if i < len(line) && line[i] == ',' {
+			i = skipSpace(line, i+1)
+		} else if i >= len(line) || line[i] != '}' {
+			return nil, false
+		}
+	}
+	if i >= len(line) || skipSpace(line, i+1) != len(line) || e.Type != TypeMessage || raw == nil {
+		return nil, false
+	}
+	return bytes.Clone(raw), true
+}
+
+// setField stores one short string field of a message entry.
+func setField(e *Entry, key string, s []byte) bool {
+	switch key {
+	case "type":
+		if string(s) != string(TypeMessage) {
+			return false
+		}
+		e.Type = TypeMessage
+	case "id":
+		e.ID = string(s)
+	case "parent_id":
+		e.ParentID = string(s)
+	case "time":
+		t, err := time.Parse(time.RFC3339Nano, string(s))
+		if err != nil {
+			return false
+		}
+		e.Time = t
+	case "provider":
+		e.Provider = string(s)
+	case "model":
+		e.Model = string(s)
+	case "stop":
+		e.Stop = provider.StopReason(s)
+	}
+	return true
+}
+
+// plainString returns the contents of the JSON string at b[i] when it has
+// no escapes.
+func plainString(b []byte, i int) ([]byte, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			return nil, false
+		case '"':
+			return b[i+1 : j], true
+		}
+	}
+	return nil, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value starting at b[i]; b is known
+// to be valid JSON.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = skipString(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b) + 1 // unbalanced: not valid after all
+	}
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+	}
+	return len(b)
+}
+
+// skipString returns the index after the closing quote of the string at b[i].
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b) + 1
+}
+
+// message returns entry i's message, decoding and keeping it on first use.
+// A message that is valid JSON but not a message (edited by hand) reads as
+// a note saying so, so that the rest of the conversation stays usable.
+func (s *Session) message(i int32) *provider.Message {
+	e := s.entries.at(i)
+	if e.Message == nil && int(i) < len(s.raw) && s.raw[i] != nil {
+		m := new(provider.Message)
+		if err := json.Unmarshal(s.raw[i], m); err != nil || m.Role == "" {
+			role := m.Role
+			if role == "" {
+				role = provider.RoleUser
+			}
+			m = &provider.Message{Role: role, Content: []provider.Block{
+				provider.TextBlock("[zut: this message could not be read from the session file]")}}
+		}
+		e.Message = m
+		s.raw[i] = nil
+	}
+	return e.Message
+}
