@@ -44,8 +44,8 @@ func blockTokens(b provider.Block) int {
 // to keep. The cut never separates a tool_result from the tool_use it
 // answers, because the first kept message never holds a tool_result. It
 // keeps at least keepTokens when it can, and less only when no valid cut
-// exists further back. ok is false when everything fits in keepTokens or
-// no valid cut leaves something to summarise.
+// exists further back. ok is false when keeping keepTokens needs every
+// message or no valid cut leaves something to summarise.
 func CutPoint(msgs []provider.Message, keepTokens int) (cut int, ok bool) {
 	return cutPoint(msgs, keepTokens, 1)
 }
@@ -60,8 +60,8 @@ func cutPoint(msgs []provider.Message, keepTokens, first int) (int, bool) {
 			break
 		}
 	}
-	if at < 0 {
-		return 0, false
+	if at < first {
+		return 0, false // all of it is needed to keep keepTokens
 	}
 	for j := at; j >= first; j-- {
 		if startsCleanly(msgs[j]) {

@@ -47,7 +47,7 @@ func warnLines(warns []Warning) []int {
 	return out
 }
 
-func ids(entries []Entry) []string {
+func entryIDs(entries []Entry) []string {
 	out := []string{}
 	for _, e := range entries {
 		out = append(out, e.ID)
@@ -159,7 +159,7 @@ func TestCorruptLines(t *testing.T) {
 			}
 			// Whatever was skipped, the rest still forms a usable branch.
 			if len(s.Branch()) == 0 || s.Messages() == nil {
-				t.Errorf("Branch() = %v, want a non-empty branch", ids(s.Branch()))
+				t.Errorf("Branch() = %v, want a non-empty branch", entryIDs(s.Branch()))
 			}
 		})
 	}
