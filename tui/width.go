@@ -1,111 +1,130 @@
 package tui
 
 import (
+	"iter"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/zut-go/zut/tui/internal/uniwidth"
 )
 
-// This file is the width API the rest of the package uses. The first
-// version approximates widths with package unicode; the generated tables
-// from the Unicode data files replace runeWidth's internals.
+// Widths are measured in terminal cells by grapheme cluster: a cluster is
+// as wide as its widest character, emoji sequences (ZWJ sequences, flags,
+// skin tones, U+FE0F presentation) are 2, and escape sequences are 0. The
+// tables come from the Unicode data files (see tui/internal/widthgen).
+
+// UnicodeVersion is the version of the Unicode data the width tables were
+// generated from.
+const UnicodeVersion = uniwidth.UnicodeVersion
 
 // RuneWidth is the number of terminal cells r occupies: 0 for combining and
 // zero-width characters, 2 for East Asian wide and fullwidth characters and
 // emoji presentation, 1 otherwise. Control characters report 0; use
 // Sanitize to make them visible before measuring.
-func RuneWidth(r rune) int {
-	switch {
-	case r == 0, r < 0x20, r >= 0x7f && r < 0xa0:
-		return 0
-	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), r == 0x200b, r == 0x200d, r >= 0xfe00 && r <= 0xfe0f:
-		return 0
-	case r >= 0x1100 && (r <= 0x115f || r == 0x2329 || r == 0x232a ||
-		(r >= 0x2e80 && r <= 0xa4cf && r != 0x303f) ||
-		(r >= 0xac00 && r <= 0xd7a3) ||
-		(r >= 0xf900 && r <= 0xfaff) ||
-		(r >= 0xfe30 && r <= 0xfe6f) ||
-		(r >= 0xff00 && r <= 0xff60) ||
-		(r >= 0xffe0 && r <= 0xffe6) ||
-		(r >= 0x1f300 && r <= 0x1f64f) ||
-		(r >= 0x1f900 && r <= 0x1f9ff) ||
-		(r >= 0x20000 && r <= 0x3fffd)):
-		return 2
+func RuneWidth(r rune) int { return uniwidth.Rune(r) }
+
+// FirstGrapheme returns the first grapheme cluster of s (UAX #29) and the
+// cells it occupies. It returns "", 0 for an empty s. Escape sequences are
+// not special here: ESC is a cluster of its own, of width 0.
+func FirstGrapheme(s string) (cluster string, width int) {
+	n, w := uniwidth.Cluster(s)
+	return s[:n], w
+}
+
+// Graphemes iterates over the grapheme clusters of s with their widths.
+func Graphemes(s string) iter.Seq2[string, int] {
+	return func(yield func(string, int) bool) {
+		for len(s) > 0 {
+			n, w := uniwidth.Cluster(s)
+			if !yield(s[:n], w) {
+				return
+			}
+			s = s[n:]
+		}
 	}
-	return 1
 }
 
 // StringWidth is the number of cells s occupies on one line. ANSI escape
-// sequences (CSI, OSC, and two-byte ESC sequences) count as zero.
+// sequences (CSI, OSC, and two-byte ESC sequences) count as zero, and so do
+// control characters, tabs included: measure text after Sanitize.
 func StringWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
-			i += n
-			continue
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			// Runs of printable ASCII are one cell per byte; the last byte
+			// of a run may start a cluster with a following mark.
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			if j < len(s) && s[j] >= 0x80 {
+				j--
+			}
+			w += j - i
+			if j > i {
+				i = j
+				continue
+			}
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		w += RuneWidth(r)
-		i += size
+		if c == 0x1b {
+			if n := escapeLen(s[i:]); n > 0 {
+				i += n
+				continue
+			}
+		}
+		n, cw := uniwidth.Cluster(s[i:])
+		w += cw
+		i += n
 	}
 	return w
 }
 
 // Truncate returns s cut to at most w cells, ending in tail (for example
-// "…") when it had to cut. Escape sequences are kept.
+// "…") when it had to cut; a tail wider than w is itself cut. Escape
+// sequences before the cut are kept, and styles or a hyperlink still open
+// at the cut are closed after the tail. Wide characters are never split.
 func Truncate(s string, w int, tail string) string {
 	if StringWidth(s) <= w {
 		return s
 	}
+	if w <= 0 {
+		return ""
+	}
 	tw := StringWidth(tail)
 	if tw > w {
-		tail, tw = "", 0
+		tail = Truncate(tail, w, "")
+		tw = StringWidth(tail)
 	}
 	var b strings.Builder
+	var st ansiState
 	cur := 0
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
-			b.WriteString(s[i : i+n])
-			i += n
-			continue
+		if s[i] == 0x1b {
+			if n := escapeLen(s[i:]); n > 0 {
+				st.apply(s[i : i+n])
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		rw := RuneWidth(r)
-		if cur+rw > w-tw {
+		n, cw := uniwidth.Cluster(s[i:])
+		if cur+cw > w-tw {
 			break
 		}
-		b.WriteString(s[i : i+size])
-		cur += rw
-		i += size
+		b.WriteString(s[i : i+n])
+		cur += cw
+		i += n
 	}
 	b.WriteString(tail)
+	b.WriteString(st.close())
 	return b.String()
 }
 
-// escapeLen returns the length of the escape sequence at the start of s, or
-// 0 when s does not start with one.
-func escapeLen(s string) int {
-	if len(s) < 2 || s[0] != 0x1b {
-		return 0
+// PadRight returns s followed by spaces up to w cells; s wider than w is
+// returned unchanged.
+func PadRight(s string, w int) string {
+	if n := w - StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
 	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']', 'P', '_':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
+	return s
 }

@@ -12,13 +12,6 @@ import "unicode/utf8"
 
 //go:generate go run ../widthgen -o tables_width.go
 
-// entry is one range of the generated table.
-type entry struct {
-	lo, hi uint32
-	width  uint8
-	prop   uint8
-}
-
 // Grapheme properties: the Grapheme_Cluster_Break values plus
 // Extended_Pictographic, in the order widthgen writes them.
 const (
@@ -59,21 +52,8 @@ func lookup(r rune) (width, prop uint8) {
 	if r > 0x10FFFF {
 		return 1, propOther
 	}
-	u := uint32(r)
-	lo, hi := 0, len(table)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		e := &table[m]
-		switch {
-		case u < e.lo:
-			hi = m
-		case u > e.hi:
-			lo = m + 1
-		default:
-			return e.width, e.prop
-		}
-	}
-	return 1, propOther
+	v := stage2[int(stage1[r/trieBlock])*trieBlock+int(r%trieBlock)]
+	return v >> 4, v & 0x0f
 }
 
 // Rune returns the number of cells r occupies when drawn alone: 2 for East
