@@ -1,0 +1,131 @@
+package host
+
+import (
+	"time"
+
+	"github.com/zut-go/zut/proto"
+)
+
+// Config is what Start needs. Home and CWD are resolved by the caller
+// (C22); ExtDirs are the --ext directories, in command-line order.
+type Config struct {
+	Home    string   // $ZUT_HOME: extensions/ and logs/ live here
+	CWD     string   // the user's project directory
+	ExtDirs []string // --ext, loaded first and kept across Reload
+
+	// hello_ack contents (C7).
+	ZutVersion string
+	Provider   string
+	Model      string
+	Session    *proto.Session // the active session, or nil
+
+	// Builtins are the names of the active built-in tools; an extension
+	// tool of the same name is shadowed. The reserved names of C9 are
+	// shadowed whether listed or not.
+	Builtins []string
+	// BuiltinCommands are the built-in slash command names (without the
+	// slash); extension commands of the same name, in any case, are
+	// shadowed.
+	BuiltinCommands []string
+
+	Callbacks Callbacks
+	Timeouts  Timeouts // zero fields take the spec's defaults
+	Limits    Limits   // zero fields take the spec's defaults
+}
+
+// Timeouts of the protocol. A zero field takes the default shown.
+type Timeouts struct {
+	Hello       time.Duration // spawn to hello (C1): 5s
+	Quiet       time.Duration // silence after hello_ack that counts as ready (C5): 250ms
+	Ready       time.Duration // hello_ack to ready before ready-timeout (C5): 3s
+	Command     time.Duration // command_invoked to command_response (C14): 30s
+	Tool        time.Duration // tool_call to tool_result, non-interactive (C14): 60s
+	Intercept   time.Duration // event_intercept to its response; then allow (C14): 5s
+	Write       time.Duration // one frame write before disconnecting (C11): 5s
+	WriteCancel time.Duration // finishing a cancelled tool_call's write (C11): 250ms
+	Shutdown    time.Duration // shutdown to exit before SIGTERM (C21): 2s
+	Kill        time.Duration // SIGTERM to SIGKILL (C21): 1s
+}
+
+// Limits of the per-extension write queue (C11). A zero field takes the
+// default shown.
+type Limits struct {
+	QueueFrames int // 256
+	QueueBytes  int // 16 MiB
+}
+
+// Limits of frames from extensions.
+const (
+	// MaxDetails is the largest tool_result.details kept as state (C19).
+	MaxDetails = 256 << 10
+	// MaxContext is the bound of the joined turn_start context (C15).
+	MaxContext = 16 << 10
+)
+
+func (t Timeouts) withDefaults() Timeouts {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&t.Hello, 5*time.Second)
+	def(&t.Quiet, 250*time.Millisecond)
+	def(&t.Ready, 3*time.Second)
+	def(&t.Command, 30*time.Second)
+	def(&t.Tool, 60*time.Second)
+	def(&t.Intercept, 5*time.Second)
+	def(&t.Write, 5*time.Second)
+	def(&t.WriteCancel, 250*time.Millisecond)
+	def(&t.Shutdown, 2*time.Second)
+	def(&t.Kill, time.Second)
+	return t
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.QueueFrames <= 0 {
+		l.QueueFrames = 256
+	}
+	if l.QueueBytes <= 0 {
+		l.QueueBytes = 16 << 20
+	}
+	return l
+}
+
+// Callbacks deliver what extensions ask of the rest of zut. Every field
+// may be nil. They are called from the host's goroutines, one extension's
+// frames in order, never while a host lock is held; they must return
+// promptly (hand the work to the UI loop) and may call Host methods.
+// ext is the extension's name.
+type Callbacks struct {
+	Notify      func(ext, level, message string) // level normalised to info|success|warn|error
+	ClearNotes  func(ext string)
+	Alert       func(ext, kind, reason string)
+	Status      func(ext, key, level, text string) // empty text clears the item
+	Widget      func(ext string, w proto.Widget)   // position normalised (C18)
+	WidgetClear func(ext, id string)
+
+	// OpenPanel opens p in the single panel slot, owned by ext; it
+	// replaces any other panel (whose owner the host has told, C17).
+	OpenPanel   func(ext string, p proto.Panel)
+	RenderPanel func(ext string, p proto.Panel) // redraw of the open panel
+	ClosePanel  func(ext, panelID string)       // the owner closed its panel
+
+	Submit      func(ext, text string) // a prompt; empty text never arrives
+	SubmitSlash func(ext, text string) // "/name args" to run as typed (C17)
+
+	// ClearChrome drops everything ext put on screen: status items,
+	// widgets, notes and its panel. Called when ext stops or is reloaded
+	// (C20).
+	ClearChrome func(ext string)
+	// Exited reports an extension that stopped while zut ran (crash,
+	// disconnect), after ClearChrome; err says why, logPath is its log
+	// (C20). It is not called for Close or Reload.
+	Exited func(ext string, err error, logPath string)
+
+	ToolsChanged    func() // Tools() changed: rebuild the model's tool list
+	CommandsChanged func() // Commands() changed
+
+	// Log carries diagnostics that belong in the chat, such as an
+	// interceptor that timed out or sent unusable modified_args.
+	Log func(ext, msg string)
+}

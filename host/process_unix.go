@@ -1,0 +1,28 @@
+//go:build unix
+
+package host
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcessGroup puts the child in a new process group of its own, so
+// that signals reach it and its children together and the terminal's
+// Ctrl+C does not.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup sends SIGKILL (kill) or SIGTERM to the process group led by
+// pid.
+func killGroup(pid int, kill bool) error {
+	if pid <= 0 {
+		return nil
+	}
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	return syscall.Kill(-pid, sig)
+}
