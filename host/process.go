@@ -29,8 +29,8 @@ type process struct {
 
 	done   chan struct{} // closed once Wait has returned
 	onExit func()        // called by the reaper after done is closed
-	state *os.ProcessState
-	werr  error
+	state  *os.ProcessState
+	werr   error
 }
 
 // spawn starts the extension of m in its own directory and process group,
