@@ -193,7 +193,7 @@ func (s *Session) message(i int32) *provider.Message {
 	e := s.entries.at(i)
 	if e.Message == nil && int(i) < len(s.raw) && s.raw[i] != nil {
 		m := new(provider.Message)
-		if err := json.Unmarshal(s.raw[i], m); err != nil || m.Role == "" {
+		if err := json.Unmarshal(s.raw[i], m); err != nil {
 			role := m.Role
 			if role == "" {
 				role = provider.RoleUser

@@ -249,6 +249,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(all[:len(all)-30]))
 	f.Add([]byte(lines[0] + "\n" + lines[9] + "\n" + lines[2] + "\n"))
 	f.Add([]byte(lines[0] + "\n{\n\x00\n" + lines[12] + "\n"))
+	f.Add([]byte(lines[0] + "\n" + lines[9] + "\n" + lines[9] + "\n" + lines[1] + "\n" + lines[11] + "\n" + lines[12]))
+	f.Add([]byte(lines[0] + "\n" + ` { "type" : "message" , "id" : "m", "parent_id":"id01", "message" : {"role":"user","content":[{"type":"tool_result","tool_use_id":"x"}]} }` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := load(bytes.NewReader(data), "fuzz", newConfig(nil))
 		if err != nil {

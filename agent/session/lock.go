@@ -22,7 +22,7 @@ func (e *LockedError) Error() string {
 			who += " (this one)"
 		}
 	}
-	return fmt.Sprintf("open session %s: %s is using it; quit that zut first, or fork or start a new session", e.Path, who)
+	return fmt.Sprintf("open session %s: %s is using it; quit that zut first, or start a new session", e.Path, who)
 }
 
 // lockPath is the lock file beside a session file. It holds the PID of
