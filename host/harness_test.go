@@ -71,6 +71,18 @@ func (r *recorder) wait(t *testing.T, parts ...string) string {
 	}
 }
 
+// waitCount waits until n lines contain every part.
+func (r *recorder) waitCount(t *testing.T, n int, parts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for r.count(parts...) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than %d callback lines with %q; got:\n%s", n, parts, r.dump())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 func (r *recorder) find(parts ...string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -187,7 +199,7 @@ func (f *fixture) config(extDirs ...string) Config {
 		Home: f.home, CWD: f.cwd, ExtDirs: extDirs,
 		ZutVersion: "0.1.0-test", Provider: "fake", Model: "fake-1",
 		Callbacks: f.rec.callbacks(),
-		Timeouts:  Timeouts{Hello: 3 * time.Second, Shutdown: 500 * time.Millisecond, Kill: 500 * time.Millisecond},
+		Timeouts:  Timeouts{Hello: 5 * time.Second, Shutdown: 500 * time.Millisecond, Kill: 500 * time.Millisecond},
 	}
 }
 

@@ -23,7 +23,7 @@ func TestLoadErrors(t *testing.T) {
 		{"C1 garbage before hello", []string{"-garbage"}, []string{"other than a hello frame", `"starting up, please wait"`}},
 		{"C3 wrong version", []string{"-version", "3"}, []string{"protocol_version 3", "protocol_version 2"}},
 		{"C2 wrong name", []string{"-hello-name", "impostor"}, []string{`"impostor"`, `"bad"`}},
-		{"C1 no hello", []string{"-no-hello"}, []string{"no hello within 300ms"}},
+		{"C1 no hello", []string{"-no-hello"}, []string{"no hello within 2s"}},
 		{"exits at once", []string{"-exit-now", "3"}, []string{"exited before sending hello (exit status 3)"}},
 	}
 	for _, tc := range tests {
@@ -33,7 +33,9 @@ func TestLoadErrors(t *testing.T) {
 			bad := goExt(t, f.global(), "bad", tc.args...)
 			goExt(t, f.global(), "good", "-tools", "echo")
 			cfg := f.config()
-			cfg.Timeouts.Hello = 300 * time.Millisecond
+			// Long enough for the good extension to start even under
+			// the race detector, short enough to wait for.
+			cfg.Timeouts.Hello = 2 * time.Second
 			h := f.start(t, cfg)
 			r := report(t, h.Diagnostics(), "bad")
 			if r.Status != StatusError {

@@ -144,6 +144,11 @@ func (p *process) terminate(grace time.Duration, hurry <-chan struct{}) {
 	_ = killGroup(p.pid, true)
 	p.cancel() // Cmd.Cancel, in case the group kill missed the leader
 	<-p.done
+	// SIGKILL is delivered asynchronously: give the rest of the group a
+	// moment to be gone, so that callers can rely on it.
+	for i := 0; i < 50 && groupAlive(p.pid); i++ {
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // logf appends one line from the host to the extension's log.

@@ -26,3 +26,9 @@ func killGroup(pid int, kill bool) error {
 	}
 	return syscall.Kill(-pid, sig)
 }
+
+// groupAlive reports whether the process group pid still has members
+// (zombies included).
+func groupAlive(pid int) bool {
+	return pid > 0 && syscall.Kill(-pid, 0) == nil
+}

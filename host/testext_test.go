@@ -55,6 +55,7 @@ type extOptions struct {
 	interceptSleep  time.Duration
 	barrier         string // dir: wait until barrierN files exist there before hello
 	barrierN        int
+	readGate        string // wait until this file exists before reading stdin
 }
 
 func parseExtOptions(args []string) (*extOptions, error) {
@@ -85,6 +86,7 @@ func parseExtOptions(args []string) (*extOptions, error) {
 	fs.DurationVar(&o.interceptSleep, "intercept-sleep", 0, "")
 	fs.StringVar(&o.barrier, "barrier", "", "")
 	fs.IntVar(&o.barrierN, "barrier-n", 0, "")
+	fs.StringVar(&o.readGate, "read-gate", "", "")
 	return o, fs.Parse(args)
 }
 
@@ -180,6 +182,12 @@ func runTestExtension(args []string) int {
 	if o.noRead {
 		time.Sleep(time.Hour)
 	}
+	for o.readGate != "" {
+		if _, err := os.Stat(o.readGate); err == nil {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 	r := proto.NewReader(os.Stdin, 0)
 	for {
 		f, err := r.Read()
@@ -196,7 +204,7 @@ func runTestExtension(args []string) int {
 			send(proto.Notify{Message: "ack " + string(b)})
 		case *proto.CommandInvoked:
 			switch f.Name {
-			case "panel":
+			case "panel", "panel2":
 				send(proto.CommandResponse{ID: f.ID, Action: proto.ActionOpenPanel,
 					OpenPanel: &proto.Panel{ID: o.name + "-panel", Title: "T", Lines: []string{f.Args}}})
 			case "render":
@@ -234,7 +242,7 @@ func runTestExtension(args []string) int {
 				send(proto.ToolResult{ID: f.ID, Content: []proto.ContentBlock{{Type: "text", Text: "last words"}}})
 				os.Exit(0)
 			case "noreply":
-			case "slow", "ask":
+			case "slow", "slow2", "ask":
 				send(proto.Notify{Message: "started " + f.ID})
 			case "details":
 				send(proto.ToolResult{ID: f.ID, Content: []proto.ContentBlock{{Type: "text", Text: "ok"}}, Details: a.Details})
