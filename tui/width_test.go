@@ -165,6 +165,9 @@ func FuzzSanitize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
 		got := Sanitize(s)
 		if why := safeAfterSanitize(got); why != "" {
 			t.Fatalf("Sanitize(%q) = %q: %s left", s, got, why)
@@ -238,6 +241,9 @@ func FuzzWrap(f *testing.F) {
 	f.Add("\x1b[1mbold\x1b[0m 世界 👍🏽 e\u0301", 3)
 	f.Add("\x1b]8;;u\x1b\\link text\x1b]8;;\x1b\\", 2)
 	f.Fuzz(func(t *testing.T, s string, width int) {
+		if len(s) > 4096 {
+			return
+		}
 		width = 2 + (width&0xff)%60
 		s = Sanitize(s)
 		lines := Wrap(s, width)

@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// feedAll decodes in by the given chunk boundaries and flushes at the end.
+func feedAll(in string, cuts []int) []Event {
+	var d Decoder
+	var out []Event
+	prev := 0
+	for _, c := range append(cuts, len(in)) {
+		out = append(out, d.Feed([]byte(in[prev:c]))...)
+		prev = c
+	}
+	return append(out, d.Flush()...)
+}
+
+func describe(evs []Event) string {
+	var parts []string
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case Key:
+			parts = append(parts, "key "+e.String())
+		default:
+			parts = append(parts, fmt.Sprintf("%T%+v", ev, ev))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func k(code KeyCode, mod Mod) Key { return Key{Code: code, Mod: mod} }
+func r(c rune, mod Mod) Key      { return Key{Code: KeyRune, Rune: c, Mod: mod} }
+
+var decoderTests = []struct {
+	name string
+	in   string
+	want []Event
+}{
+	{"ascii", "ab", []Event{r('a', 0), r('b', 0)}},
+	{"utf8", "é世👍", []Event{r('é', 0), r('世', 0), r('👍', 0)}},
+	{"invalid utf8", "\xff", []Event{r('\ufffd', 0)}},
+	{"enter", "\r", []Event{k(KeyEnter, 0)}},
+	{"ctrl+j", "\n", []Event{r('j', ModCtrl)}},
+	{"tab", "\t", []Event{k(KeyTab, 0)}},
+	{"backspace", "\x7f", []Event{k(KeyBackspace, 0)}},
+	{"ctrl+h", "\x08", []Event{r('h', ModCtrl)}},
+	{"ctrl+a", "\x01", []Event{r('a', ModCtrl)}},
+	{"ctrl+z", "\x1a", []Event{r('z', ModCtrl)}},
+	{"ctrl+space", "\x00", []Event{r(' ', ModCtrl)}},
+	{"ctrl+underscore", "\x1f", []Event{r('_', ModCtrl)}},
+	{"ctrl+backslash", "\x1c", []Event{r('\\', ModCtrl)}},
+	{"lone esc", "\x1b", []Event{k(KeyEsc, 0)}},
+	{"alt+a", "\x1ba", []Event{r('a', ModAlt)}},
+	{"alt+enter", "\x1b\r", []Event{k(KeyEnter, ModAlt)}},
+	{"alt+backspace", "\x1b\x7f", []Event{k(KeyBackspace, ModAlt)}},
+	{"ctrl+alt+a", "\x1b\x01", []Event{r('a', ModCtrl|ModAlt)}},
+	{"alt+utf8", "\x1bé", []Event{r('é', ModAlt)}},
+	{"alt+esc", "\x1b\x1b", []Event{k(KeyEsc, ModAlt)}},
+	{"alt+up", "\x1b\x1b[A", []Event{k(KeyUp, ModAlt)}},
+	{"alt+[ flushed", "\x1b[", []Event{r('[', ModAlt)}},
+	{"alt+O flushed", "\x1bO", []Event{r('O', ModAlt)}},
+	{"partial csi flushed", "\x1b[1;", []Event{r('[', ModAlt), r('1', 0), r(';', 0)}},
+	{"arrows", "\x1b[A\x1b[B\x1b[C\x1b[D", []Event{k(KeyUp, 0), k(KeyDown, 0), k(KeyRight, 0), k(KeyLeft, 0)}},
+	{"ss3 arrows", "\x1bOA\x1bOD", []Event{k(KeyUp, 0), k(KeyLeft, 0)}},
+	{"ss3 home end", "\x1bOH\x1bOF", []Event{k(KeyHome, 0), k(KeyEnd, 0)}},
+	{"ss3 f1-f4", "\x1bOP\x1bOQ\x1bOR\x1bOS", []Event{k(KeyF1, 0), k(KeyF2, 0), k(KeyF3, 0), k(KeyF4, 0)}},
+	{"partial ss3 flushed", "\x1bO5", []Event{r('O', ModAlt), r('5', 0)}},
+	{"ss3 with modifier", "\x1bO5C", []Event{k(KeyRight, ModCtrl)}},
+	{"ctrl+left", "\x1b[1;5D", []Event{k(KeyLeft, ModCtrl)}},
+	{"ctrl+right", "\x1b[1;5C", []Event{k(KeyRight, ModCtrl)}},
+	{"shift+up", "\x1b[1;2A", []Event{k(KeyUp, ModShift)}},
+	{"alt+shift+down", "\x1b[1;4B", []Event{k(KeyDown, ModShift|ModAlt)}},
+	{"home end csi", "\x1b[H\x1b[F\x1b[1~\x1b[4~\x1b[7~\x1b[8~", []Event{k(KeyHome, 0), k(KeyEnd, 0), k(KeyHome, 0), k(KeyEnd, 0), k(KeyHome, 0), k(KeyEnd, 0)}},
+	{"insert delete", "\x1b[2~\x1b[3~\x1b[3;5~", []Event{k(KeyInsert, 0), k(KeyDelete, 0), k(KeyDelete, ModCtrl)}},
+	{"pages", "\x1b[5~\x1b[6~\x1b[5;3~", []Event{k(KeyPageUp, 0), k(KeyPageDown, 0), k(KeyPageUp, ModAlt)}},
+	{"function keys", "\x1b[11~\x1b[15~\x1b[17~\x1b[21~\x1b[23~\x1b[24~", []Event{k(KeyF1, 0), k(KeyF5, 0), k(KeyF6, 0), k(KeyF10, 0), k(KeyF11, 0), k(KeyF12, 0)}},
+	{"f12 with shift", "\x1b[24;2~", []Event{k(KeyF12, ModShift)}},
+	{"ctrl+f1 xterm", "\x1b[1;5P", []Event{k(KeyF1, ModCtrl)}},
+	{"shift+f3 not cursor report", "\x1b[1;2R", []Event{k(KeyF3, ModShift)}},
+	{"shift+tab", "\x1b[Z", []Event{k(KeyTab, ModShift)}},
+	{"kitty ctrl+a", "\x1b[97;5u", []Event{r('a', ModCtrl)}},
+	{"kitty shift+enter", "\x1b[13;2u", []Event{k(KeyEnter, ModShift)}},
+	{"kitty alt+enter", "\x1b[13;3u", []Event{k(KeyEnter, ModAlt)}},
+	{"kitty esc", "\x1b[27u", []Event{k(KeyEsc, 0)}},
+	{"kitty ctrl+z", "\x1b[122;5u", []Event{r('z', ModCtrl)}},
+	{"kitty ctrl+i distinct from tab", "\x1b[105;5u", []Event{r('i', ModCtrl)}},
+	{"kitty backspace ctrl", "\x1b[127;5u", []Event{k(KeyBackspace, ModCtrl)}},
+	{"kitty shift+a", "\x1b[97;2u", []Event{r('A', 0)}},
+	{"kitty shifted key", "\x1b[49:33;2u", []Event{r('!', 0)}},
+	{"kitty ctrl+shift+a", "\x1b[97;6u", []Event{r('a', ModCtrl|ModShift)}},
+	{"kitty release", "\x1b[97;5:3u", []Event{Key{Code: KeyRune, Rune: 'a', Mod: ModCtrl, Action: KeyRelease}}},
+	{"kitty repeat arrow", "\x1b[1;1:2A", []Event{Key{Code: KeyUp, Action: KeyRepeat}}},
+	{"kitty keypad enter", "\x1b[57414u", []Event{k(KeyEnter, 0)}},
+	{"kitty super", "\x1b[115;9u", []Event{r('s', ModSuper)}},
+	{"modifyOtherKeys shift+enter", "\x1b[27;2;13~", []Event{k(KeyEnter, ModShift)}},
+	{"modifyOtherKeys ctrl+a", "\x1b[27;5;97~", []Event{r('a', ModCtrl)}},
+	{"modifyOtherKeys alt+enter", "\x1b[27;3;13~", []Event{k(KeyEnter, ModAlt)}},
+	{"focus", "\x1b[I\x1b[O", []Event{Focus{In: true}, Focus{In: false}}},
+	{"paste", "\x1b[200~hello\x1b[201~", []Event{Paste{Text: "hello"}}},
+	{"paste newlines", "\x1b[200~a\r\nb\rc\nd\x1b[201~", []Event{Paste{Text: "a\nb\nc\nd"}}},
+	{"paste with escapes", "\x1b[200~\x1b[A\x1b\x1b[20\x1b[201~x", []Event{Paste{Text: "\x1b[A\x1b\x1b[20"}, r('x', 0)}},
+	{"empty paste", "\x1b[200~\x1b[201~", []Event{Paste{Text: ""}}},
+	{"paste utf8", "\x1b[200~世界👍\x1b[201~", []Event{Paste{Text: "世界👍"}}},
+	{"da1", "\x1b[?62;22;52c", []Event{DeviceAttributes{Params: []int{62, 22, 52}}}},
+	{"decrpm 2026", "\x1b[?2026;2$y", []Event{ModeReport{Mode: 2026, Setting: 2}}},
+	{"kitty flags", "\x1b[?1u", []Event{KeyboardFlags{Flags: 1}}},
+	{"osc 11 st", "\x1b]11;rgb:ffff/8080/0000\x1b\\", []Event{ColorReport{Code: 11, R: 255, G: 128, B: 0}}},
+	{"osc 11 bel short", "\x1b]11;rgb:ff/00/80\x07", []Event{ColorReport{Code: 11, R: 255, G: 0, B: 128}}},
+	{"osc 10", "\x1b]10;rgb:0000/0000/0000\x1b\\", []Event{ColorReport{Code: 10}}},
+	{"cursor position", "\x1b[12;40R", []Event{CursorPosition{Row: 12, Col: 40}}},
+	{"unknown csi", "\x1b[?1000h", []Event{Unknown{Seq: "\x1b[?1000h"}}},
+	{"unknown osc", "\x1b]52;c;x\x07a", []Event{Unknown{Seq: "\x1b]52;c;x\x07"}, r('a', 0)}},
+	{"dcs reply", "\x1bP1+r544e\x1b\\", []Event{Unknown{Seq: "\x1bP1+r544e\x1b\\"}}},
+	{"csi broken by control", "\x1b[1\x01", []Event{Unknown{Seq: "\x1b[1"}, r('a', ModCtrl)}},
+	{"stray paste end", "\x1b[201~", []Event{Unknown{Seq: "\x1b[201~"}}},
+	{"mixed", "a\x1b[Ab\x1bc\r", []Event{r('a', 0), k(KeyUp, 0), r('b', 0), r('c', ModAlt), k(KeyEnter, 0)}},
+}
+
+func TestDecoder(t *testing.T) {
+	for _, tc := range decoderTests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := describe(tc.want)
+			if got := feedAll(tc.in, nil); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Decode(%q) in bulk = %s, want %s", tc.in, describe(got), want)
+			}
+			var each []int
+			for i := 1; i < len(tc.in); i++ {
+				each = append(each, i)
+			}
+			if got := feedAll(tc.in, each); describe(got) != want {
+				t.Errorf("Decode(%q) byte by byte = %s, want %s", tc.in, describe(got), want)
+			}
+			for i := 1; i < len(tc.in); i++ {
+				if got := feedAll(tc.in, []int{i}); describe(got) != want {
+					t.Errorf("Decode(%q) split at %d = %s, want %s", tc.in, i, describe(got), want)
+				}
+			}
+		})
+	}
+}
+
+func TestDecoderPending(t *testing.T) {
+	var d Decoder
+	if evs := d.Feed([]byte("\x1b")); len(evs) != 0 || !d.Pending() {
+		t.Fatalf("Feed(ESC) = %v, pending %v; want nothing, pending", evs, d.Pending())
+	}
+	if evs := d.Feed([]byte("[A")); describe(evs) != "key up" || d.Pending() {
+		t.Fatalf("Feed([A) after ESC = %s, pending %v; want key up, not pending", describe(evs), d.Pending())
+	}
+	d.Feed([]byte("\x1b[200~abc\x1b"))
+	if d.Pending() {
+		t.Errorf("Pending() inside a paste = true, want false")
+	}
+	if evs := d.Flush(); len(evs) != 0 {
+		t.Errorf("Flush() inside a paste = %s, want nothing", describe(evs))
+	}
+	if evs := d.Feed([]byte("[201~")); describe(evs) != describe([]Event{Paste{Text: "abc"}}) {
+		t.Errorf("paste end = %s, want Paste abc", describe(evs))
+	}
+	if d.Pending() {
+		t.Errorf("Pending() after paste = true, want false")
+	}
+}
+
+func TestKeyString(t *testing.T) {
+	tests := []struct {
+		k    Key
+		want string
+	}{
+		{r('a', ModCtrl), "ctrl+a"},
+		{k(KeyEnter, ModAlt), "alt+enter"},
+		{k(KeyTab, ModShift), "shift+tab"},
+		{r(' ', ModCtrl), "ctrl+space"},
+		{r('x', 0), "x"},
+		{k(KeyPageDown, 0), "pagedown"},
+		{k(KeyF5, ModCtrl|ModShift), "ctrl+shift+f5"},
+		{Key{Code: KeyUp, Action: KeyRelease}, "up (release)"},
+	}
+	for _, tc := range tests {
+		if got := tc.k.String(); got != tc.want {
+			t.Errorf("Key%+v.String() = %q, want %q", tc.k, got, tc.want)
+		}
+	}
+	if !r('c', ModCtrl).Is("ctrl+c") {
+		t.Errorf("ctrl+c.Is(%q) = false, want true", "ctrl+c")
+	}
+	if got := r('A', 0).Text(); got != "A" {
+		t.Errorf("Text() = %q, want A", got)
+	}
+	if got := r('a', ModCtrl).Text(); got != "" {
+		t.Errorf("ctrl+a Text() = %q, want empty", got)
+	}
+}
+
+func FuzzDecoder(f *testing.F) {
+	for _, tc := range decoderTests {
+		f.Add([]byte(tc.in), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, cut uint8) {
+		if len(in) > 4096 {
+			return
+		}
+		bulk := describe(feedAll(string(in), nil))
+		c := int(cut) % (len(in) + 1)
+		// Splitting may only change how a pending ESC is resolved when the
+		// flush happens mid-stream; with one flush at the end it may not.
+		if split := describe(feedAll(string(in), []int{c})); split != bulk {
+			t.Fatalf("Decode(%q) split at %d = %s, bulk %s", in, c, split, bulk)
+		}
+		var d Decoder
+		d.Feed(in)
+		d.Flush()
+		if d.Pending() && !d.inPaste {
+			t.Fatalf("Decode(%q): bytes pending after Flush", in)
+		}
+	})
+}
+
+func BenchmarkDecoder(b *testing.B) {
+	in := []byte(strings.Repeat("hello world \x1b[A\x1b[1;5C世界\r", 20))
+	b.SetBytes(int64(len(in)))
+	var d Decoder
+	for b.Loop() {
+		d.Feed(in)
+	}
+}
