@@ -335,11 +335,11 @@ var tildeKeys = map[int]KeyCode{
 
 // csi is a parsed control sequence: ESC [ prefix params intermediates final.
 type csi struct {
-	prefix byte       // one of < = > ? or 0
-	params [][]int    // each parameter with its ':' sub-parameters; -1 for empty
-	inter  string     // intermediate bytes
-	final  byte       // final byte
-	raw    string     // the whole sequence
+	prefix byte    // one of < = > ? or 0
+	params [][]int // each parameter with its ':' sub-parameters; -1 for empty
+	inter  string  // intermediate bytes
+	final  byte    // final byte
+	raw    string  // the whole sequence
 }
 
 // param returns sub-parameter j of parameter i, or def when absent.

@@ -33,7 +33,7 @@ func describe(evs []Event) string {
 }
 
 func k(code KeyCode, mod Mod) Key { return Key{Code: code, Mod: mod} }
-func r(c rune, mod Mod) Key      { return Key{Code: KeyRune, Rune: c, Mod: mod} }
+func r(c rune, mod Mod) Key       { return Key{Code: KeyRune, Rune: c, Mod: mod} }
 
 var decoderTests = []struct {
 	name string
