@@ -32,77 +32,77 @@ func describe(evs []Event) string {
 	return strings.Join(parts, ", ")
 }
 
-func k(code KeyCode, mod Mod) Key { return Key{Code: code, Mod: mod} }
-func r(c rune, mod Mod) Key       { return Key{Code: KeyRune, Rune: c, Mod: mod} }
+func keyOf(code KeyCode, mod Mod) Key { return Key{Code: code, Mod: mod} }
+func runeKey(c rune, mod Mod) Key     { return Key{Code: KeyRune, Rune: c, Mod: mod} }
 
 var decoderTests = []struct {
 	name string
 	in   string
 	want []Event
 }{
-	{"ascii", "ab", []Event{r('a', 0), r('b', 0)}},
-	{"utf8", "é世👍", []Event{r('é', 0), r('世', 0), r('👍', 0)}},
-	{"invalid utf8", "\xff", []Event{r('\ufffd', 0)}},
-	{"enter", "\r", []Event{k(KeyEnter, 0)}},
-	{"ctrl+j", "\n", []Event{r('j', ModCtrl)}},
-	{"tab", "\t", []Event{k(KeyTab, 0)}},
-	{"backspace", "\x7f", []Event{k(KeyBackspace, 0)}},
-	{"ctrl+h", "\x08", []Event{r('h', ModCtrl)}},
-	{"ctrl+a", "\x01", []Event{r('a', ModCtrl)}},
-	{"ctrl+z", "\x1a", []Event{r('z', ModCtrl)}},
-	{"ctrl+space", "\x00", []Event{r(' ', ModCtrl)}},
-	{"ctrl+underscore", "\x1f", []Event{r('_', ModCtrl)}},
-	{"ctrl+backslash", "\x1c", []Event{r('\\', ModCtrl)}},
-	{"lone esc", "\x1b", []Event{k(KeyEsc, 0)}},
-	{"alt+a", "\x1ba", []Event{r('a', ModAlt)}},
-	{"alt+enter", "\x1b\r", []Event{k(KeyEnter, ModAlt)}},
-	{"alt+backspace", "\x1b\x7f", []Event{k(KeyBackspace, ModAlt)}},
-	{"ctrl+alt+a", "\x1b\x01", []Event{r('a', ModCtrl|ModAlt)}},
-	{"alt+utf8", "\x1bé", []Event{r('é', ModAlt)}},
-	{"alt+esc", "\x1b\x1b", []Event{k(KeyEsc, ModAlt)}},
-	{"alt+up", "\x1b\x1b[A", []Event{k(KeyUp, ModAlt)}},
-	{"alt+[ flushed", "\x1b[", []Event{r('[', ModAlt)}},
-	{"alt+O flushed", "\x1bO", []Event{r('O', ModAlt)}},
-	{"partial csi flushed", "\x1b[1;", []Event{r('[', ModAlt), r('1', 0), r(';', 0)}},
-	{"arrows", "\x1b[A\x1b[B\x1b[C\x1b[D", []Event{k(KeyUp, 0), k(KeyDown, 0), k(KeyRight, 0), k(KeyLeft, 0)}},
-	{"ss3 arrows", "\x1bOA\x1bOD", []Event{k(KeyUp, 0), k(KeyLeft, 0)}},
-	{"ss3 home end", "\x1bOH\x1bOF", []Event{k(KeyHome, 0), k(KeyEnd, 0)}},
-	{"ss3 f1-f4", "\x1bOP\x1bOQ\x1bOR\x1bOS", []Event{k(KeyF1, 0), k(KeyF2, 0), k(KeyF3, 0), k(KeyF4, 0)}},
-	{"partial ss3 flushed", "\x1bO5", []Event{r('O', ModAlt), r('5', 0)}},
-	{"ss3 with modifier", "\x1bO5C", []Event{k(KeyRight, ModCtrl)}},
-	{"ctrl+left", "\x1b[1;5D", []Event{k(KeyLeft, ModCtrl)}},
-	{"ctrl+right", "\x1b[1;5C", []Event{k(KeyRight, ModCtrl)}},
-	{"shift+up", "\x1b[1;2A", []Event{k(KeyUp, ModShift)}},
-	{"alt+shift+down", "\x1b[1;4B", []Event{k(KeyDown, ModShift|ModAlt)}},
-	{"home end csi", "\x1b[H\x1b[F\x1b[1~\x1b[4~\x1b[7~\x1b[8~", []Event{k(KeyHome, 0), k(KeyEnd, 0), k(KeyHome, 0), k(KeyEnd, 0), k(KeyHome, 0), k(KeyEnd, 0)}},
-	{"insert delete", "\x1b[2~\x1b[3~\x1b[3;5~", []Event{k(KeyInsert, 0), k(KeyDelete, 0), k(KeyDelete, ModCtrl)}},
-	{"pages", "\x1b[5~\x1b[6~\x1b[5;3~", []Event{k(KeyPageUp, 0), k(KeyPageDown, 0), k(KeyPageUp, ModAlt)}},
-	{"function keys", "\x1b[11~\x1b[15~\x1b[17~\x1b[21~\x1b[23~\x1b[24~", []Event{k(KeyF1, 0), k(KeyF5, 0), k(KeyF6, 0), k(KeyF10, 0), k(KeyF11, 0), k(KeyF12, 0)}},
-	{"f12 with shift", "\x1b[24;2~", []Event{k(KeyF12, ModShift)}},
-	{"ctrl+f1 xterm", "\x1b[1;5P", []Event{k(KeyF1, ModCtrl)}},
-	{"shift+f3 not cursor report", "\x1b[1;2R", []Event{k(KeyF3, ModShift)}},
-	{"shift+tab", "\x1b[Z", []Event{k(KeyTab, ModShift)}},
-	{"kitty ctrl+a", "\x1b[97;5u", []Event{r('a', ModCtrl)}},
-	{"kitty shift+enter", "\x1b[13;2u", []Event{k(KeyEnter, ModShift)}},
-	{"kitty alt+enter", "\x1b[13;3u", []Event{k(KeyEnter, ModAlt)}},
-	{"kitty esc", "\x1b[27u", []Event{k(KeyEsc, 0)}},
-	{"kitty ctrl+z", "\x1b[122;5u", []Event{r('z', ModCtrl)}},
-	{"kitty ctrl+i distinct from tab", "\x1b[105;5u", []Event{r('i', ModCtrl)}},
-	{"kitty backspace ctrl", "\x1b[127;5u", []Event{k(KeyBackspace, ModCtrl)}},
-	{"kitty shift+a", "\x1b[97;2u", []Event{r('A', 0)}},
-	{"kitty shifted key", "\x1b[49:33;2u", []Event{r('!', 0)}},
-	{"kitty ctrl+shift+a", "\x1b[97;6u", []Event{r('a', ModCtrl|ModShift)}},
+	{"ascii", "ab", []Event{runeKey('a', 0), runeKey('b', 0)}},
+	{"utf8", "é世👍", []Event{runeKey('é', 0), runeKey('世', 0), runeKey('👍', 0)}},
+	{"invalid utf8", "\xff", []Event{runeKey('\ufffd', 0)}},
+	{"enter", "\r", []Event{keyOf(KeyEnter, 0)}},
+	{"ctrl+j", "\n", []Event{runeKey('j', ModCtrl)}},
+	{"tab", "\t", []Event{keyOf(KeyTab, 0)}},
+	{"backspace", "\x7f", []Event{keyOf(KeyBackspace, 0)}},
+	{"ctrl+h", "\x08", []Event{runeKey('h', ModCtrl)}},
+	{"ctrl+a", "\x01", []Event{runeKey('a', ModCtrl)}},
+	{"ctrl+z", "\x1a", []Event{runeKey('z', ModCtrl)}},
+	{"ctrl+space", "\x00", []Event{runeKey(' ', ModCtrl)}},
+	{"ctrl+underscore", "\x1f", []Event{runeKey('_', ModCtrl)}},
+	{"ctrl+backslash", "\x1c", []Event{runeKey('\\', ModCtrl)}},
+	{"lone esc", "\x1b", []Event{keyOf(KeyEsc, 0)}},
+	{"alt+a", "\x1ba", []Event{runeKey('a', ModAlt)}},
+	{"alt+enter", "\x1b\r", []Event{keyOf(KeyEnter, ModAlt)}},
+	{"alt+backspace", "\x1b\x7f", []Event{keyOf(KeyBackspace, ModAlt)}},
+	{"ctrl+alt+a", "\x1b\x01", []Event{runeKey('a', ModCtrl|ModAlt)}},
+	{"alt+utf8", "\x1bé", []Event{runeKey('é', ModAlt)}},
+	{"alt+esc", "\x1b\x1b", []Event{keyOf(KeyEsc, ModAlt)}},
+	{"alt+up", "\x1b\x1b[A", []Event{keyOf(KeyUp, ModAlt)}},
+	{"alt+[ flushed", "\x1b[", []Event{runeKey('[', ModAlt)}},
+	{"alt+O flushed", "\x1bO", []Event{runeKey('O', ModAlt)}},
+	{"partial csi flushed", "\x1b[1;", []Event{runeKey('[', ModAlt), runeKey('1', 0), runeKey(';', 0)}},
+	{"arrows", "\x1b[A\x1b[B\x1b[C\x1b[D", []Event{keyOf(KeyUp, 0), keyOf(KeyDown, 0), keyOf(KeyRight, 0), keyOf(KeyLeft, 0)}},
+	{"ss3 arrows", "\x1bOA\x1bOD", []Event{keyOf(KeyUp, 0), keyOf(KeyLeft, 0)}},
+	{"ss3 home end", "\x1bOH\x1bOF", []Event{keyOf(KeyHome, 0), keyOf(KeyEnd, 0)}},
+	{"ss3 f1-f4", "\x1bOP\x1bOQ\x1bOR\x1bOS", []Event{keyOf(KeyF1, 0), keyOf(KeyF2, 0), keyOf(KeyF3, 0), keyOf(KeyF4, 0)}},
+	{"partial ss3 flushed", "\x1bO5", []Event{runeKey('O', ModAlt), runeKey('5', 0)}},
+	{"ss3 with modifier", "\x1bO5C", []Event{keyOf(KeyRight, ModCtrl)}},
+	{"ctrl+left", "\x1b[1;5D", []Event{keyOf(KeyLeft, ModCtrl)}},
+	{"ctrl+right", "\x1b[1;5C", []Event{keyOf(KeyRight, ModCtrl)}},
+	{"shift+up", "\x1b[1;2A", []Event{keyOf(KeyUp, ModShift)}},
+	{"alt+shift+down", "\x1b[1;4B", []Event{keyOf(KeyDown, ModShift|ModAlt)}},
+	{"home end csi", "\x1b[H\x1b[F\x1b[1~\x1b[4~\x1b[7~\x1b[8~", []Event{keyOf(KeyHome, 0), keyOf(KeyEnd, 0), keyOf(KeyHome, 0), keyOf(KeyEnd, 0), keyOf(KeyHome, 0), keyOf(KeyEnd, 0)}},
+	{"insert delete", "\x1b[2~\x1b[3~\x1b[3;5~", []Event{keyOf(KeyInsert, 0), keyOf(KeyDelete, 0), keyOf(KeyDelete, ModCtrl)}},
+	{"pages", "\x1b[5~\x1b[6~\x1b[5;3~", []Event{keyOf(KeyPageUp, 0), keyOf(KeyPageDown, 0), keyOf(KeyPageUp, ModAlt)}},
+	{"function keys", "\x1b[11~\x1b[15~\x1b[17~\x1b[21~\x1b[23~\x1b[24~", []Event{keyOf(KeyF1, 0), keyOf(KeyF5, 0), keyOf(KeyF6, 0), keyOf(KeyF10, 0), keyOf(KeyF11, 0), keyOf(KeyF12, 0)}},
+	{"f12 with shift", "\x1b[24;2~", []Event{keyOf(KeyF12, ModShift)}},
+	{"ctrl+f1 xterm", "\x1b[1;5P", []Event{keyOf(KeyF1, ModCtrl)}},
+	{"shift+f3 not cursor report", "\x1b[1;2R", []Event{keyOf(KeyF3, ModShift)}},
+	{"shift+tab", "\x1b[Z", []Event{keyOf(KeyTab, ModShift)}},
+	{"kitty ctrl+a", "\x1b[97;5u", []Event{runeKey('a', ModCtrl)}},
+	{"kitty shift+enter", "\x1b[13;2u", []Event{keyOf(KeyEnter, ModShift)}},
+	{"kitty alt+enter", "\x1b[13;3u", []Event{keyOf(KeyEnter, ModAlt)}},
+	{"kitty esc", "\x1b[27u", []Event{keyOf(KeyEsc, 0)}},
+	{"kitty ctrl+z", "\x1b[122;5u", []Event{runeKey('z', ModCtrl)}},
+	{"kitty ctrl+i distinct from tab", "\x1b[105;5u", []Event{runeKey('i', ModCtrl)}},
+	{"kitty backspace ctrl", "\x1b[127;5u", []Event{keyOf(KeyBackspace, ModCtrl)}},
+	{"kitty shift+a", "\x1b[97;2u", []Event{runeKey('A', 0)}},
+	{"kitty shifted key", "\x1b[49:33;2u", []Event{runeKey('!', 0)}},
+	{"kitty ctrl+shift+a", "\x1b[97;6u", []Event{runeKey('a', ModCtrl|ModShift)}},
 	{"kitty release", "\x1b[97;5:3u", []Event{Key{Code: KeyRune, Rune: 'a', Mod: ModCtrl, Action: KeyRelease}}},
 	{"kitty repeat arrow", "\x1b[1;1:2A", []Event{Key{Code: KeyUp, Action: KeyRepeat}}},
-	{"kitty keypad enter", "\x1b[57414u", []Event{k(KeyEnter, 0)}},
-	{"kitty super", "\x1b[115;9u", []Event{r('s', ModSuper)}},
-	{"modifyOtherKeys shift+enter", "\x1b[27;2;13~", []Event{k(KeyEnter, ModShift)}},
-	{"modifyOtherKeys ctrl+a", "\x1b[27;5;97~", []Event{r('a', ModCtrl)}},
-	{"modifyOtherKeys alt+enter", "\x1b[27;3;13~", []Event{k(KeyEnter, ModAlt)}},
+	{"kitty keypad enter", "\x1b[57414u", []Event{keyOf(KeyEnter, 0)}},
+	{"kitty super", "\x1b[115;9u", []Event{runeKey('s', ModSuper)}},
+	{"modifyOtherKeys shift+enter", "\x1b[27;2;13~", []Event{keyOf(KeyEnter, ModShift)}},
+	{"modifyOtherKeys ctrl+a", "\x1b[27;5;97~", []Event{runeKey('a', ModCtrl)}},
+	{"modifyOtherKeys alt+enter", "\x1b[27;3;13~", []Event{keyOf(KeyEnter, ModAlt)}},
 	{"focus", "\x1b[I\x1b[O", []Event{Focus{In: true}, Focus{In: false}}},
 	{"paste", "\x1b[200~hello\x1b[201~", []Event{Paste{Text: "hello"}}},
 	{"paste newlines", "\x1b[200~a\r\nb\rc\nd\x1b[201~", []Event{Paste{Text: "a\nb\nc\nd"}}},
-	{"paste with escapes", "\x1b[200~\x1b[A\x1b\x1b[20\x1b[201~x", []Event{Paste{Text: "\x1b[A\x1b\x1b[20"}, r('x', 0)}},
+	{"paste with escapes", "\x1b[200~\x1b[A\x1b\x1b[20\x1b[201~x", []Event{Paste{Text: "\x1b[A\x1b\x1b[20"}, runeKey('x', 0)}},
 	{"empty paste", "\x1b[200~\x1b[201~", []Event{Paste{Text: ""}}},
 	{"paste utf8", "\x1b[200~世界👍\x1b[201~", []Event{Paste{Text: "世界👍"}}},
 	{"da1", "\x1b[?62;22;52c", []Event{DeviceAttributes{Params: []int{62, 22, 52}}}},
@@ -113,11 +113,11 @@ var decoderTests = []struct {
 	{"osc 10", "\x1b]10;rgb:0000/0000/0000\x1b\\", []Event{ColorReport{Code: 10}}},
 	{"cursor position", "\x1b[12;40R", []Event{CursorPosition{Row: 12, Col: 40}}},
 	{"unknown csi", "\x1b[?1000h", []Event{Unknown{Seq: "\x1b[?1000h"}}},
-	{"unknown osc", "\x1b]52;c;x\x07a", []Event{Unknown{Seq: "\x1b]52;c;x\x07"}, r('a', 0)}},
+	{"unknown osc", "\x1b]52;c;x\x07a", []Event{Unknown{Seq: "\x1b]52;c;x\x07"}, runeKey('a', 0)}},
 	{"dcs reply", "\x1bP1+r544e\x1b\\", []Event{Unknown{Seq: "\x1bP1+r544e\x1b\\"}}},
-	{"csi broken by control", "\x1b[1\x01", []Event{Unknown{Seq: "\x1b[1"}, r('a', ModCtrl)}},
+	{"csi broken by control", "\x1b[1\x01", []Event{Unknown{Seq: "\x1b[1"}, runeKey('a', ModCtrl)}},
 	{"stray paste end", "\x1b[201~", []Event{Unknown{Seq: "\x1b[201~"}}},
-	{"mixed", "a\x1b[Ab\x1bc\r", []Event{r('a', 0), k(KeyUp, 0), r('b', 0), r('c', ModAlt), k(KeyEnter, 0)}},
+	{"mixed", "a\x1b[Ab\x1bc\r", []Event{runeKey('a', 0), keyOf(KeyUp, 0), runeKey('b', 0), runeKey('c', ModAlt), keyOf(KeyEnter, 0)}},
 }
 
 func TestDecoder(t *testing.T) {
@@ -171,13 +171,13 @@ func TestKeyString(t *testing.T) {
 		k    Key
 		want string
 	}{
-		{r('a', ModCtrl), "ctrl+a"},
-		{k(KeyEnter, ModAlt), "alt+enter"},
-		{k(KeyTab, ModShift), "shift+tab"},
-		{r(' ', ModCtrl), "ctrl+space"},
-		{r('x', 0), "x"},
-		{k(KeyPageDown, 0), "pagedown"},
-		{k(KeyF5, ModCtrl|ModShift), "ctrl+shift+f5"},
+		{runeKey('a', ModCtrl), "ctrl+a"},
+		{keyOf(KeyEnter, ModAlt), "alt+enter"},
+		{keyOf(KeyTab, ModShift), "shift+tab"},
+		{runeKey(' ', ModCtrl), "ctrl+space"},
+		{runeKey('x', 0), "x"},
+		{keyOf(KeyPageDown, 0), "pagedown"},
+		{keyOf(KeyF5, ModCtrl|ModShift), "ctrl+shift+f5"},
 		{Key{Code: KeyUp, Action: KeyRelease}, "up (release)"},
 	}
 	for _, tc := range tests {
@@ -185,13 +185,13 @@ func TestKeyString(t *testing.T) {
 			t.Errorf("Key%+v.String() = %q, want %q", tc.k, got, tc.want)
 		}
 	}
-	if !r('c', ModCtrl).Is("ctrl+c") {
+	if !runeKey('c', ModCtrl).Is("ctrl+c") {
 		t.Errorf("ctrl+c.Is(%q) = false, want true", "ctrl+c")
 	}
-	if got := r('A', 0).Text(); got != "A" {
+	if got := runeKey('A', 0).Text(); got != "A" {
 		t.Errorf("Text() = %q, want A", got)
 	}
-	if got := r('a', ModCtrl).Text(); got != "" {
+	if got := runeKey('a', ModCtrl).Text(); got != "" {
 		t.Errorf("ctrl+a Text() = %q, want empty", got)
 	}
 }
