@@ -128,25 +128,27 @@ func (s *Session) PlanCompaction(keepTokens int) (p Plan, ok bool) {
 }
 
 // ApplyCompaction records summary as the compaction of p on the current
-// branch. Earlier entries stay in the file; Messages shows the summary
-// followed by the kept messages from now on.
+// branch. Only p.FirstKeptID and p.TokensBefore are used, so a caller may
+// rebuild p from those two. Earlier entries stay in the file; from now on
+// Messages shows the summary followed by the messages from the first kept
+// entry on.
 func (s *Session) ApplyCompaction(p Plan, summary string) error {
 	if summary == "" {
 		return errors.New("compact session: the summary is empty")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	found := false
+	kept, found := 0, false
 	for _, v := range s.viewLocked() {
-		if v.id != "" && v.id == p.FirstKeptID {
-			found = true
-			break
+		found = found || (v.id != "" && v.id == p.FirstKeptID)
+		if found {
+			kept += EstimateTokens(v.msg)
 		}
 	}
 	if !found {
 		return fmt.Errorf("compact session: entry %q is no longer in the current context; plan the compaction again", p.FirstKeptID)
 	}
-	after := EstimateTokens(SummaryMessage(summary)) + p.TokensKept
+	after := EstimateTokens(SummaryMessage(summary)) + kept
 	_, err := s.appendLocked(Entry{Type: TypeCompaction, Summary: summary, FirstKeptID: p.FirstKeptID,
 		TokensBefore: p.TokensBefore, TokensAfter: after}, s.leaf)
 	return err

@@ -3,32 +3,33 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"time"
 
 	"github.com/zut-go/zut/provider"
 )
 
-// Entries are decoded in two ways. Message entries as zut writes them, the
-// bulk of every file, take a fast path: a small scanner reads the envelope
-// fields and keeps the message itself as raw JSON, decoded only when
-// something reads it (after a compaction, only the kept tail ever is).
-// Everything else, and any line the fast path does not recognise, goes
-// through encoding/json. Both paths run only on lines json.Valid accepts.
+// Entries are decoded in two ways. Message and ext_state entries as zut
+// writes them, the bulk of every file, take a fast path: a small scanner
+// reads the envelope fields and keeps a message as raw JSON, decoded only
+// when something reads it (after a compaction, only the kept tail ever
+// is). Everything else, and any line the fast path does not recognise,
+// goes through encoding/json. Both paths run only on lines json.Valid
+// accepts, and both give the same Entry (FuzzDecodeEntry checks this).
 
 // decodeEntry decodes one valid JSON line into e. raw is the undecoded
-// message of a fast-path message entry, nil otherwise.
-func decodeEntry(line []byte, e *Entry) (raw json.RawMessage, err error) {
-	if raw, ok := fastEntry(line, e); ok {
+// message of a fast-path message entry, nil otherwise. prev is the ID of
+// the entry before, shared rather than copied when it is the parent.
+func decodeEntry(line []byte, e *Entry, prev string) (raw json.RawMessage, err error) {
+	if raw, ok := fastEntry(line, e, prev); ok {
 		return raw, nil
 	}
 	*e = Entry{}
 	return nil, json.Unmarshal(line, e)
 }
 
-// fastEntry decodes a message entry made only of the fields zut writes for
-// messages, with no escapes in its short strings. ok is false otherwise,
-// and e may then hold partial data.
-func fastEntry(line []byte, e *Entry) (raw json.RawMessage, ok bool) {
+// fastEntry decodes a message or ext_state entry made only of the fields
+// zut writes for those, with no escapes in its short strings. ok is false
+// otherwise, and e may then hold partial data.
+func fastEntry(line []byte, e *Entry, prev string) (raw json.RawMessage, ok bool) {
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return nil, false
@@ -55,21 +56,29 @@ func fastEntry(line []byte, e *Entry) (raw json.RawMessage, ok bool) {
 				return nil, false
 			}
 			raw = val
+		case "state":
+			e.State = append(json.RawMessage(nil), val...)
 		case "usage":
-			if string(val) != "null" {
-				e.Usage = new(provider.Usage)
-				if json.Unmarshal(val, e.Usage) != nil {
-					return nil, false
-				}
+			if string(val) == "null" {
+				e.Usage = nil
+				break
 			}
-		case "type", "id", "parent_id", "time", "provider", "model", "stop":
+			if e.Usage == nil {
+				e.Usage = new(provider.Usage)
+			}
+			if json.Unmarshal(val, e.Usage) != nil {
+				return nil, false
+			}
+		case "time":
+			if e.Time.UnmarshalJSON(val) != nil {
+				return nil, false
+			}
+		case "type", "id", "parent_id", "provider", "model", "stop", "extension":
 			s, ok := plainString(val, 0)
 			if !ok || len(s) != len(val)-2 {
 				return nil, false
 			}
-			if !setField(e, string(key), s) {
-				return nil, false
-			}
+			setField(e, string(key), s, prev)
 		default:
 			return nil, false
 		}
@@ -80,38 +89,47 @@ func fastEntry(line []byte, e *Entry) (raw json.RawMessage, ok bool) {
 			return nil, false
 		}
 	}
-	if i >= len(line) || skipSpace(line, i+1) != len(line) || e.Type != TypeMessage || raw == nil {
+	if i >= len(line) || skipSpace(line, i+1) != len(line) {
 		return nil, false
 	}
-	return bytes.Clone(raw), true
+	switch {
+	case e.Type == TypeMessage && raw != nil:
+		return bytes.Clone(raw), true
+	case e.Type == TypeExtState && raw == nil:
+		return nil, true
+	}
+	return nil, false
 }
 
-// setField stores one short string field of a message entry.
-func setField(e *Entry, key string, s []byte) bool {
+// setField stores one short string field.
+func setField(e *Entry, key string, s []byte, prev string) {
 	switch key {
 	case "type":
-		if string(s) != string(TypeMessage) {
-			return false
+		switch string(s) { // constants, so that no string is allocated
+		case string(TypeMessage):
+			e.Type = TypeMessage
+		case string(TypeExtState):
+			e.Type = TypeExtState
+		default:
+			e.Type = Type(s)
 		}
-		e.Type = TypeMessage
 	case "id":
 		e.ID = string(s)
 	case "parent_id":
-		e.ParentID = string(s)
-	case "time":
-		t, err := time.Parse(time.RFC3339Nano, string(s))
-		if err != nil {
-			return false
+		if string(s) == prev {
+			e.ParentID = prev
+		} else {
+			e.ParentID = string(s)
 		}
-		e.Time = t
 	case "provider":
 		e.Provider = string(s)
 	case "model":
 		e.Model = string(s)
 	case "stop":
 		e.Stop = provider.StopReason(s)
+	case "extension":
+		e.Extension = string(s)
 	}
-	return true
 }
 
 // plainString returns the contents of the JSON string at b[i] when it has

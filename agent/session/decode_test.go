@@ -19,7 +19,11 @@ func TestFastEntry(t *testing.T) {
 		{"user message", lines[2], true},
 		{"assistant message with usage", lines[3], true},
 		{"tool result", lines[4], true},
-		{"state", lines[5], false},
+		{"state", lines[5], true},
+		{"cleared state", lines[10], true},
+		{"state with a message", `{"type":"ext_state","id":"a","extension":"x","state":1,"message":{"role":"user","content":[]}}`, false},
+		{"repeated usage", `{"type":"message","id":"a","usage":{"input":1},"usage":{"output":2},"message":{"role":"user","content":[]}}`, true},
+		{"title", lines[7], false},
 		{"header", lines[0], false},
 		{"spaces everywhere", ` { "type" : "message" , "id" : "a", "message" : {"role":"user","content":[]} } `, true},
 		{"escaped id", `{"type":"message","id":"a\"b","message":{"role":"user","content":[]}}`, false},
@@ -33,7 +37,7 @@ func TestFastEntry(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var fast Entry
-			_, ok := fastEntry([]byte(tc.line), &fast)
+			_, ok := fastEntry([]byte(tc.line), &fast, "")
 			if ok != tc.fast {
 				t.Errorf("fastEntry(%q) ok = %v, want %v", tc.line, ok, tc.fast)
 			}
@@ -53,7 +57,7 @@ func checkSameDecoding(t *testing.T, line []byte) {
 	var want Entry
 	wantErr := json.Unmarshal(line, &want)
 	var got Entry
-	raw, err := decodeEntry(line, &got)
+	raw, err := decodeEntry(line, &got, "id01")
 	if raw == nil {
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("decodeEntry(%q) error = %v, encoding/json says %v", line, err, wantErr)

@@ -47,7 +47,7 @@ func Open(path string, opts ...Option) (*Session, []Warning, error) {
 		lk.release()
 		return nil, nil, err
 	}
-	s.file, s.closer, s.lock = f, f, lk
+	s.file, s.osFile, s.lock = f, f, lk
 	return s, warns, nil
 }
 
@@ -133,8 +133,12 @@ func (l *loader) parse(line []byte, last bool) error {
 		return nil
 	}
 	n := s.entries.len()
+	prev := ""
+	if n > 0 {
+		prev = s.entries.at(int32(n - 1)).ID
+	}
 	e := s.entries.add()
-	raw, err := decodeEntry(body, e)
+	raw, err := decodeEntry(body, e, prev)
 	if err != nil {
 		s.entries.dropLast()
 		l.warn("not an entry (%v); line skipped", err)

@@ -25,7 +25,7 @@ type Session struct {
 
 	path   string    // "" for a memory session
 	file   io.Writer // the O_APPEND file; tests may wrap it
-	closer io.Closer // the file itself, nil for memory
+	osFile *os.File  // the file itself, nil for memory
 	lock   *fileLock
 	torn   bool // the file does not end in a newline: the next write starts with one
 	closed bool
@@ -149,7 +149,7 @@ func createFile(s *Session, path string) (*Session, error) {
 		os.Remove(path)
 		return nil, err
 	}
-	s.path, s.file, s.closer, s.lock = path, f, f, lk
+	s.path, s.file, s.osFile, s.lock = path, f, f, lk
 	if err := encode(&s.buf, &s.header); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("create session %s: %w", path, err)
@@ -166,7 +166,7 @@ func createFile(s *Session, path string) (*Session, error) {
 // ErrClosed is returned by writes to a closed session.
 var ErrClosed = errors.New("session is closed")
 
-// Close releases the file and its lock. Reads keep working on what was
+// Close syncs and closes the file and releases its lock. Reads keep working on what was
 // loaded; writes fail with ErrClosed. Close is idempotent.
 func (s *Session) Close() error {
 	s.mu.Lock()
@@ -176,8 +176,11 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	var err error
-	if s.closer != nil {
-		err = s.closer.Close()
+	if s.osFile != nil {
+		// Appends are not synced one by one (a crash of zut loses nothing
+		// written); syncing here keeps the session across a power cut
+		// after a clean exit.
+		err = errors.Join(s.osFile.Sync(), s.osFile.Close())
 	}
 	if s.lock != nil {
 		s.lock.release()
