@@ -29,14 +29,14 @@ const (
 	TypeCompaction  Type = "compaction"   // Summary, FirstKeptID, TokensBefore, TokensAfter
 	TypeTitle       Type = "title"        // Title
 	TypeModelChange Type = "model_change" // Provider, Model
-	TypeBranch      Type = "branch"       // starts a branch; Label optional
+	TypeBranch      Type = "branch"       // starts a branch (Fork; Append one for a label); Label optional
 	TypeCustom      Type = "custom"       // Extension, CustomType, Data
 )
 
 // Entry is one line of a session file. ID, ParentID and Time are set by the
 // Session when the entry is appended; which other fields are used depends
-// on Type (see the Type constants). The first entry of a branch from the
-// start has the session ID as its ParentID.
+// on Type (see the Type constants). An entry at the very start of the
+// conversation has the session ID as its ParentID.
 //
 // Entries returned by a Session share their Message, State and Data with
 // the Session; treat them as read-only.

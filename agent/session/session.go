@@ -241,6 +241,7 @@ func (s *Session) Append(e Entry) (Entry, error) {
 }
 
 // AppendMessage records a message with its metadata on the current branch.
+// The session keeps m's blocks: do not modify them afterwards.
 func (s *Session) AppendMessage(m provider.Message, meta Meta) error {
 	_, err := s.Append(Entry{Type: TypeMessage, Message: &m,
 		Provider: meta.Provider, Model: meta.Model, Usage: meta.Usage, Stop: meta.Stop})
