@@ -157,13 +157,25 @@ func writeScript(t testing.TB, path, text string) {
 }
 
 // goExt creates parent/<dir> holding a test-binary extension named name
-// that runs with the script flags args, and returns its directory.
+// that runs with the script flags args, and returns its directory. The
+// executable is a hard link to (or, across file systems, a copy of) this
+// test binary named testExtExe, which TestMain recognises.
 func goExt(t testing.TB, parent, name string, args ...string) string {
 	t.Helper()
 	dir := filepath.Join(parent, name)
-	writeScript(t, filepath.Join(dir, "run"), "#!/bin/sh\n"+testExtEnv+"=1 exec '"+testBinary(t)+"' \"$@\"\n")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, testExtExe)
+	if err := os.Link(testBinary(t), exe); err != nil {
+		data, err := os.ReadFile(testBinary(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeScript(t, exe, string(data))
+	}
 	writeManifest(t, dir, map[string]any{
-		"name": name, "version": "1.0.0", "exec": "./run", "language": "go",
+		"name": name, "version": "1.0.0", "exec": "./" + testExtExe, "language": "go",
 		"args": append([]string{"-name", name}, args...),
 	})
 	return dir

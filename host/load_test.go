@@ -41,7 +41,7 @@ func TestLoadErrors(t *testing.T) {
 			if r.Status != StatusError {
 				t.Fatalf("status of bad = %q, want error; report %+v", r.Status, r)
 			}
-			for _, w := range append(tc.want, `load extension "bad"`, "dir: "+bad, "exec: ./run", "language: go", "log: "+LogPath(f.home, "bad")) {
+			for _, w := range append(tc.want, `load extension "bad"`, "dir: "+bad, "exec: ./"+testExtExe, "language: go", "log: "+LogPath(f.home, "bad")) {
 				if !strings.Contains(r.Error, w) {
 					t.Errorf("error of bad = %q, want it to contain %q", r.Error, w)
 				}
@@ -147,7 +147,7 @@ func TestDisabledShadowedThemeOnly(t *testing.T) {
 	checkNoLeaks(t)
 	f := newFixture(t)
 	off := goExt(t, f.global(), "off")
-	writeManifest(t, off, map[string]any{"name": "off", "exec": "./run", "enabled": false})
+	writeManifest(t, off, map[string]any{"name": "off", "exec": "./" + testExtExe, "enabled": false})
 	goExt(t, f.project(), "dup", "-commands", "project")
 	goExt(t, f.global(), "dup", "-commands", "global")
 	themeDir := filepath.Join(f.global(), "theme")

@@ -216,3 +216,34 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Discover() =\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// FuzzManifest feeds arbitrary extension.json contents to ReadManifest
+// and SetEnabled: no panic, and an error is always a *ManifestError.
+func FuzzManifest(f *testing.F) {
+	f.Add([]byte(`{"name":"a","exec":"./run","args":["x"],"skills":["s"],"enabled":false}`))
+	f.Add([]byte(`{"name":"a","exec":"../x"}`))
+	f.Add([]byte(`{"name":5}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"name":"a","exec":"node","x":{"y":[1,{"z":null}]}}`))
+	root := f.TempDir()
+	writeScript(f, filepath.Join(root, "run"), "#!/bin/sh\n")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(root, ManifestFile)
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadManifest(root); err != nil {
+			var me *ManifestError
+			if !errors.As(err, &me) {
+				t.Fatalf("ReadManifest(%q) error %T %v, want a *ManifestError", data, err, err)
+			}
+		}
+		if err := SetEnabled(root, false); err != nil {
+			return
+		}
+		rewritten, _ := os.ReadFile(file)
+		if _, err := orderedMembers(rewritten); err != nil {
+			t.Fatalf("SetEnabled(%q) wrote %q, which does not parse: %v", data, rewritten, err)
+		}
+	})
+}

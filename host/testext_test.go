@@ -18,12 +18,12 @@ import (
 	"github.com/zut-go/zut/proto"
 )
 
-// testExtEnv marks a re-execution of the test binary as a scripted
-// extension.
-const testExtEnv = "ZUT_HOST_TESTEXT"
+// testExtExe is the name under which the test binary, linked into an
+// extension directory, runs as the scripted extension.
+const testExtExe = "zut-test-extension"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(testExtEnv) != "" {
+	if filepath.Base(os.Args[0]) == testExtExe {
 		os.Exit(runTestExtension(os.Args[1:]))
 	}
 	os.Exit(m.Run())
