@@ -94,4 +94,3 @@ func memInUse() int64 {
 	runtime.ReadMemStats(&ms)
 	return int64(ms.HeapAlloc + ms.StackInuse)
 }
-
