@@ -94,8 +94,9 @@ func (l Limits) withDefaults() Limits {
 // Callbacks deliver what extensions ask of the rest of zut. Every field
 // may be nil. They are called from the host's goroutines, one extension's
 // frames in order, never while a host lock is held; they must return
-// promptly (hand the work to the UI loop) and may call Host methods.
-// ext is the extension's name.
+// promptly (hand the work to the UI loop) and may call Host methods,
+// except Close and Reload, which wait for the goroutine running the
+// callback. ext is the extension's name.
 type Callbacks struct {
 	Notify      func(ext, level, message string) // level normalised to info|success|warn|error
 	ClearNotes  func(ext string)
