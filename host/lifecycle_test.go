@@ -142,6 +142,47 @@ func TestCancelWhileQueued(t *testing.T) {
 	}
 }
 
+// TestCancelWhileWriting: a cancelled tool_call whose frame is being
+// written gets WriteCancel to finish, then the extension is disconnected
+// (C11). The extension reads nothing, so the large frame cannot finish.
+func TestCancelWhileWriting(t *testing.T) {
+	checkNoLeaks(t)
+	f := newFixture(t)
+	gate := t.TempDir() + "/gate" // never opened
+	goExt(t, f.global(), "stuck", "-read-gate", gate, "-tools", "slow", "-caps", "tool_cancel")
+	cfg := f.config()
+	cfg.Timeouts.Write = waitLimit
+	h := f.start(t, cfg)
+	e := h.ext("stuck")
+	args, _ := json.Marshal(map[string]string{"blob": strings.Repeat("w", 1<<20)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.CallTool(ctx, "slow", args)
+		done <- err
+	}()
+	for { // wait until the writer has taken the frame
+		e.mu.Lock()
+		writing := false
+		for _, c := range e.pending {
+			writing = c.out != nil && c.out.state == frameWriting
+		}
+		e.mu.Unlock()
+		if writing {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v, want context.Canceled", err)
+	}
+	line := f.rec.wait(t, "exited stuck")
+	if !strings.Contains(line, "cancelled tool_call frame was still being written 250ms later") {
+		t.Errorf("Exited = %q, want the cancelled-write diagnostic", line)
+	}
+}
+
 // TestShutdownStubborn: an extension that ignores shutdown and SIGTERM is
 // killed, and its child too (C21).
 func TestShutdownStubborn(t *testing.T) {
