@@ -25,7 +25,7 @@ func (t *Terminal) Resize(w, h int) {
 	if h < t.height {
 		if over := t.cy - (h - 1); over > 0 {
 			t.scrollback = append(t.scrollback, t.rows[:over]...)
-			t.rows = t.rows[over:]
+			t.rows = append([]row(nil), t.rows[over:]...)
 			t.cy -= over
 		}
 		t.rows = t.rows[:h]
@@ -104,11 +104,10 @@ func (t *Terminal) reflow(w, h int) {
 	if newCurRow < top {
 		top = newCurRow
 	}
-	t.scrollback = out[:top]
-	t.rows = out[top:]
-	if len(t.rows) > h {
-		t.rows = t.rows[:h]
-	}
+	// Copy: the screen and the scrollback must not share an array, or
+	// scrolling into one would overwrite the other.
+	t.scrollback = append([]row(nil), out[:top]...)
+	t.rows = append([]row(nil), out[top:min(len(out), top+h)]...)
 	t.width, t.height = w, h
 	for len(t.rows) < h {
 		t.rows = append(t.rows, t.blankRow())

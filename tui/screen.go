@@ -1,0 +1,398 @@
+package tui
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/zut-go/zut/tui/internal/uniwidth"
+)
+
+// Screen draws zut's inline interface on the terminal's main screen. The
+// transcript goes into the terminal's own scrollback: Commit queues lines
+// that are written once and never touched again. Below them sits the live
+// region (streaming text, notes, widgets, status, editor, panel), which
+// Render redraws by comparing it with what is on screen and rewriting only
+// the rows, or the ends of rows, that changed.
+//
+// The Screen only writes, to the io.Writer it was given; it keeps track of
+// the cursor by counting rows relative to the top of the live region, so
+// it never needs to ask the terminal where anything is. A frame with
+// nothing new writes nothing.
+//
+// A Screen has a single owner (the UI loop) and is not safe for concurrent
+// use.
+type Screen struct {
+	out           io.Writer
+	width, height int
+	syncOutput    bool
+	noReflow      bool
+
+	shown   []string // live rows on screen, from the region's top
+	rows    int      // rows from the region's top known to exist on screen
+	curRow  int      // cursor row relative to the region's top
+	curCol  int      // cursor column, or -1 when unknown
+	hidden  bool     // the cursor is hidden
+	pending []string // committed lines not yet written
+
+	// relayout is, after a resize, the number of rows to move up before
+	// erasing and drawing the live region from scratch; -1 otherwise.
+	relayout int
+
+	buf   []byte // the body of the frame being built
+	frame []byte // the frame with its wrapping
+}
+
+// NewScreen returns a Screen drawing on out, a terminal of width x height
+// cells. The cursor is assumed to be at the start of an empty line, which
+// becomes the top of the live region.
+func NewScreen(out io.Writer, width, height int) *Screen {
+	return &Screen{out: out, width: max(width, 1), height: max(height, 1), rows: 1, curCol: 0, relayout: -1}
+}
+
+// SetSyncOutput says whether the terminal supports synchronized output
+// (mode 2026). When it does, every frame that changes text is wrapped in
+// it and the terminal shows the frame at once; otherwise the cursor is
+// hidden while a frame is drawn.
+func (s *Screen) SetSyncOutput(on bool) { s.syncOutput = on }
+
+// SetReflow says whether the terminal rewraps its lines when it gets
+// narrower (the default; true of kitty, VTE, iTerm2, WezTerm, Ghostty,
+// Windows Terminal, tmux) or cuts them (xterm, the Linux console). Resize
+// uses it to find the top of the live region.
+func (s *Screen) SetReflow(on bool) { s.noReflow = !on }
+
+// Size returns the size the Screen draws for.
+func (s *Screen) Size() (width, height int) { return s.width, s.height }
+
+// Resize records a new terminal size. The next Render moves to where the
+// top of the live region is now, erases from there down and draws the
+// region again. When the terminal got narrower and reflows (SetReflow), it
+// counts the rows the terminal rewrapped the old live rows into. If that
+// guess is wrong the error is on the safe side: a terminal that reflows
+// but was said not to shows stale pieces of the old region above the new
+// one; a terminal that cuts but was said to reflow loses a few visible
+// rows of transcript above the region.
+func (s *Screen) Resize(width, height int) {
+	width, height = max(width, 1), max(height, 1)
+	if width == s.width && height == s.height {
+		return
+	}
+	up := s.relayout
+	if up < 0 {
+		up = 0
+		for i := 0; i < s.curRow && i < len(s.shown); i++ {
+			if s.noReflow {
+				up++
+			} else {
+				up += rowsAfterReflow(StringWidth(s.shown[i]), s.width, width)
+			}
+		}
+		up += max(0, s.curRow-len(s.shown))
+		if s.curCol > 0 && width < s.width && !s.noReflow {
+			up += s.curCol / width
+		}
+	}
+	s.width, s.height = width, height
+	s.relayout = up
+	s.shown, s.rows, s.curRow, s.curCol = nil, 1, 0, -1
+}
+
+// rowsAfterReflow is the number of rows a line of w cells, drawn on a
+// terminal oldWidth wide, occupies once the terminal is newWidth wide.
+func rowsAfterReflow(w, oldWidth, newWidth int) int {
+	if newWidth >= oldWidth || w <= newWidth {
+		return 1
+	}
+	return (w + newWidth - 1) / newWidth
+}
+
+// Commit queues lines for the scrollback; the next Render (or Clear)
+// writes them above the live region in the same frame. When they are the
+// rows at the top of the live region, as when streamed text that was live
+// becomes final, nothing is rewritten: the region's top just moves down.
+// Lines wider than the terminal are cut with an ellipsis; wrap them first.
+func (s *Screen) Commit(lines ...string) {
+	s.pending = append(s.pending, lines...)
+}
+
+// Invalidate forgets what the Screen drew: the next Render draws the live
+// region afresh from the cursor's current line, without erasing. Use it
+// after something else wrote to the terminal.
+func (s *Screen) Invalidate() {
+	s.shown, s.rows, s.curRow, s.curCol, s.relayout = nil, 1, 0, -1, -1
+	s.hidden = false
+}
+
+// Clear writes the pending committed lines, erases the live region and
+// leaves the cursor visible at the start of the line where the region
+// began: call it before suspending, running a program in the foreground
+// or exiting.
+func (s *Screen) Clear() error {
+	s.buf = s.buf[:0]
+	s.startRelayout()
+	s.writeCommits()
+	if len(s.shown) > 0 || s.curRow != 0 {
+		s.moveTo(0)
+		s.buf = append(s.buf, "\r\x1b[J"...)
+		s.curCol = 0
+	}
+	s.shown = nil
+	return s.flush(true, true)
+}
+
+// Render makes the live region show live, with the cursor at cursorRow,
+// cursorCol of it; cursorRow < 0 hides the cursor. Lines must not contain
+// newlines; lines wider than the terminal are cut with an ellipsis, and a
+// region taller than the terminal shows its last rows. Only what changed
+// since the previous frame is written.
+func (s *Screen) Render(live []string, cursorRow, cursorCol int) error {
+	next := make([]string, len(live))
+	for i, l := range live {
+		next[i] = s.clamp(l)
+	}
+	if extra := len(next) - s.height; extra > 0 {
+		next = next[extra:]
+		if cursorRow >= 0 {
+			cursorRow = max(cursorRow-extra, 0)
+		}
+	}
+	visible := cursorRow >= 0
+	if !visible {
+		cursorRow, cursorCol = max(len(next)-1, 0), 0
+	}
+	cursorRow = min(cursorRow, max(len(next)-1, 0))
+	cursorCol = min(max(cursorCol, 0), s.width-1)
+
+	s.buf = s.buf[:0]
+	s.startRelayout()
+	s.writeCommits()
+	for i, l := range next {
+		if i < len(s.shown) && s.shown[i] == l {
+			continue
+		}
+		s.moveTo(i)
+		if i < len(s.shown) {
+			s.rewriteLine(l, s.shown[i])
+		} else {
+			s.newLine(l)
+		}
+	}
+	if len(next) < len(s.shown) {
+		s.moveTo(len(next))
+		s.buf = append(s.buf, "\r\x1b[J"...)
+		s.curCol = 0
+	}
+	s.shown = next
+	drawn := len(s.buf) > 0
+	s.moveTo(cursorRow)
+	if s.curCol != cursorCol {
+		s.cha(cursorCol)
+	}
+	return s.flush(drawn, visible)
+}
+
+// flush wraps the frame body and writes it. drawn says whether text
+// changed (a cursor move alone needs no wrapping); visible is the cursor
+// visibility the frame should end with.
+func (s *Screen) flush(drawn, visible bool) error {
+	if len(s.buf) == 0 && visible != s.hidden {
+		return nil
+	}
+	f := s.frame[:0]
+	switch {
+	case drawn && s.syncOutput:
+		f = append(f, "\x1b[?2026h"...)
+	case drawn && !s.hidden:
+		f = append(f, "\x1b[?25l"...)
+		s.hidden = true
+	}
+	f = append(f, s.buf...)
+	if visible == s.hidden {
+		if visible {
+			f = append(f, "\x1b[?25h"...)
+		} else {
+			f = append(f, "\x1b[?25l"...)
+		}
+		s.hidden = !visible
+	}
+	if drawn && s.syncOutput {
+		f = append(f, "\x1b[?2026l"...)
+	}
+	s.frame = f
+	_, err := s.out.Write(f)
+	return err
+}
+
+// startRelayout emits the move and erase a resize asked for.
+func (s *Screen) startRelayout() {
+	if s.relayout < 0 {
+		return
+	}
+	if s.relayout > 0 {
+		s.buf = append(s.buf, "\x1b["...)
+		s.buf = strconv.AppendInt(s.buf, int64(s.relayout), 10)
+		s.buf = append(s.buf, 'A')
+	}
+	s.buf = append(s.buf, "\r\x1b[J"...)
+	s.relayout = -1
+	s.curCol = 0
+}
+
+// writeCommits writes the pending committed lines. Those already on screen
+// as the first live rows stay where they are.
+func (s *Screen) writeCommits() {
+	if len(s.pending) == 0 {
+		return
+	}
+	k := 0
+	for k < len(s.pending) && k < len(s.shown) && s.clamp(s.pending[k]) == s.shown[k] {
+		k++
+	}
+	s.shown = s.shown[k:]
+	s.curRow -= k
+	s.rows -= k
+	if rest := s.pending[k:]; len(rest) > 0 {
+		s.moveTo(0)
+		s.buf = append(s.buf, "\r\x1b[J"...)
+		for _, l := range rest {
+			s.buf = append(s.buf, s.clamp(l)...)
+			s.buf = append(s.buf, "\r\n"...)
+		}
+		s.shown, s.rows, s.curRow, s.curCol = nil, 1, 0, 0
+	}
+	clear(s.pending)
+	s.pending = s.pending[:0]
+}
+
+// moveTo moves the cursor to row of the live region, keeping its column:
+// up with CUU, down with CUD over rows that exist and with line feeds
+// (which scroll at the bottom) past them.
+func (s *Screen) moveTo(row int) {
+	switch {
+	case row < s.curRow:
+		s.csi(s.curRow-row, 'A')
+	case row > s.curRow:
+		if last := min(row, s.rows-1); last > s.curRow {
+			s.csi(last-s.curRow, 'B')
+			s.curRow = last
+		}
+		if s.curRow < row {
+			for ; s.curRow < row; s.curRow++ {
+				s.buf = append(s.buf, '\n')
+			}
+			// Output post-processing may turn LF into CR LF.
+			s.curCol = -1
+		}
+	}
+	s.curRow = row
+	s.rows = max(s.rows, row+1)
+}
+
+func (s *Screen) csi(n int, final byte) {
+	s.buf = append(s.buf, "\x1b["...)
+	if n != 1 {
+		s.buf = strconv.AppendInt(s.buf, int64(n), 10)
+	}
+	s.buf = append(s.buf, final)
+}
+
+// cha moves to column col (0-based) of the current row.
+func (s *Screen) cha(col int) {
+	if col == 0 {
+		s.buf = append(s.buf, '\r')
+	} else {
+		s.csi(col+1, 'G')
+	}
+	s.curCol = col
+}
+
+// newLine draws l on a row that showed nothing of the region before.
+func (s *Screen) newLine(l string) {
+	s.buf = append(s.buf, '\r')
+	s.buf = append(s.buf, l...)
+	if StringWidth(l) < s.width {
+		s.buf = append(s.buf, "\x1b[K"...)
+	}
+	s.curCol = -1
+}
+
+// rewriteLine turns old into l on the current row, writing only from the
+// first grapheme cluster or escape sequence where they differ.
+func (s *Screen) rewriteLine(l, old string) {
+	p := commonPrefix(l, old)
+	var st ansiState
+	col := 0
+	for i := 0; i < p; {
+		if l[i] == 0x1b {
+			n := max(escapeLen(l[i:]), 1)
+			st.apply(l[i : i+n])
+			i += n
+			continue
+		}
+		n, w := uniwidth.Cluster(l[i:p])
+		col += w
+		i += n
+	}
+	s.cha(col)
+	s.buf = append(s.buf, st.open()...)
+	s.buf = append(s.buf, l[p:]...)
+	if StringWidth(l) < StringWidth(old) {
+		s.buf = append(s.buf, "\x1b[K"...)
+	}
+	s.curCol = -1
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b
+// that ends on an escape sequence or grapheme cluster boundary in both.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	i := 0
+	for i < n {
+		u, v := unitLen(a[i:]), unitLen(b[i:])
+		if u != v || i+u > n {
+			break
+		}
+		i += u
+	}
+	return i
+}
+
+// unitLen is the length of the escape sequence or grapheme cluster at the
+// start of s.
+func unitLen(s string) int {
+	if s[0] == 0x1b {
+		return max(escapeLen(s), 1)
+	}
+	n, _ := uniwidth.Cluster(s)
+	return n
+}
+
+// clamp makes a line safe to draw as one row: at most the terminal's
+// width, with no newline, and with its styles and link closed at the end
+// so that erasing the rest of the row uses the default colours.
+func (s *Screen) clamp(l string) string {
+	if strings.ContainsAny(l, "\r\n") {
+		l = strings.NewReplacer("\r", " ", "\n", " ").Replace(l)
+	}
+	if StringWidth(l) > s.width {
+		l = Truncate(l, s.width, "…")
+	}
+	if strings.IndexByte(l, 0x1b) < 0 {
+		return l
+	}
+	var st ansiState
+	for i := 0; i < len(l); {
+		if l[i] != 0x1b {
+			i++
+			continue
+		}
+		n := max(escapeLen(l[i:]), 1)
+		st.apply(l[i : i+n])
+		i += n
+	}
+	return l + st.close()
+}
