@@ -167,6 +167,7 @@ func (s *Screen) Render(live []string, cursorRow, cursorCol int) error {
 	s.buf = s.buf[:0]
 	s.startRelayout()
 	s.writeCommits()
+	s.shiftRows(next)
 	for i, l := range next {
 		if i < len(s.shown) && s.shown[i] == l {
 			continue
@@ -190,6 +191,49 @@ func (s *Screen) Render(live []string, cursorRow, cursorCol int) error {
 		s.cha(cursorCol)
 	}
 	return s.flush(drawn, visible)
+}
+
+// shiftRows moves rows that stay the same but change position with
+// insert-line and delete-line instead of redrawing them: when rows are
+// added to or removed from the region above an unchanged bottom part (the
+// status line and the editor, typically), the bottom part is shifted.
+func (s *Screen) shiftRows(next []string) {
+	k := len(next) - len(s.shown)
+	if k == 0 || len(s.shown) == 0 {
+		return
+	}
+	cs := 0
+	for cs < len(s.shown) && cs < len(next) && s.shown[len(s.shown)-1-cs] == next[len(next)-1-cs] {
+		cs++
+	}
+	if cs == 0 {
+		return
+	}
+	if k > 0 {
+		p := len(s.shown) - cs
+		if s.rows < len(next) {
+			// Create the rows first: line feeds at the bottom scroll
+			// everything, the region included, up.
+			s.moveTo(len(next) - 1)
+		}
+		s.moveTo(p)
+		s.csi(k, 'L')
+		s.curCol = -1
+		shifted := make([]string, 0, len(next))
+		shifted = append(shifted, s.shown[:p]...)
+		shifted = append(shifted, make([]string, k)...)
+		s.shown = append(shifted, s.shown[p:]...)
+		return
+	}
+	m := -k
+	p := len(s.shown) - cs - m
+	if p < 0 {
+		return
+	}
+	s.moveTo(p)
+	s.csi(m, 'M')
+	s.curCol = -1
+	s.shown = append(s.shown[:p:p], s.shown[p+m:]...)
 }
 
 // flush wraps the frame body and writes it. drawn says whether text
@@ -239,28 +283,33 @@ func (s *Screen) startRelayout() {
 	s.curCol = 0
 }
 
-// writeCommits writes the pending committed lines. Those already on screen
-// as the first live rows stay where they are.
+// writeCommits writes the pending committed lines over the top rows of
+// the live region, changing only what differs (streamed text that was
+// live usually is the committed line already), and below them when there
+// are more; those rows then leave the region, whose top moves down.
 func (s *Screen) writeCommits() {
 	if len(s.pending) == 0 {
 		return
 	}
-	k := 0
-	for k < len(s.pending) && k < len(s.shown) && s.clamp(s.pending[k]) == s.shown[k] {
-		k++
-	}
-	s.shown = s.shown[k:]
-	s.curRow -= k
-	s.rows -= k
-	if rest := s.pending[k:]; len(rest) > 0 {
-		s.moveTo(0)
-		s.buf = append(s.buf, "\r\x1b[J"...)
-		for _, l := range rest {
-			s.buf = append(s.buf, s.clamp(l)...)
-			s.buf = append(s.buf, "\r\n"...)
+	for j, l := range s.pending {
+		l = s.clamp(l)
+		switch {
+		case j >= len(s.shown):
+			s.moveTo(j)
+			s.newLine(l)
+		case s.shown[j] != l:
+			s.moveTo(j)
+			s.rewriteLine(l, s.shown[j])
 		}
-		s.shown, s.rows, s.curRow, s.curCol = nil, 1, 0, 0
 	}
+	n := len(s.pending)
+	if n >= len(s.shown) {
+		s.shown = nil
+	} else {
+		s.shown = s.shown[n:]
+	}
+	s.curRow -= n
+	s.rows -= n
 	clear(s.pending)
 	s.pending = s.pending[:0]
 }

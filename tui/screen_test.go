@@ -395,7 +395,7 @@ func BenchmarkScreenKeystroke(b *testing.B) {
 // per byte of token text, rendering once per token.
 func BenchmarkScreenStream(b *testing.B) {
 	tokens := strings.Fields(strings.Repeat("the quick brown fox jumps over the lazy dog and keeps on running ", 50))
-	for _, perFrame := range []int{1, 8} {
+	for _, perFrame := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("tokens-per-frame-%d", perFrame), func(b *testing.B) {
 			var out countWriter
 			var tokenBytes int

@@ -191,6 +191,10 @@ func (t *Terminal) csi(body string, final byte) {
 		t.erase(t.cy, t.cx, t.cx+arg(ps, 0, 1))
 	case 'S':
 		t.scrollUp(arg(ps, 0, 1))
+	case 'L':
+		t.insertLines(arg(ps, 0, 1))
+	case 'M':
+		t.deleteLines(arg(ps, 0, 1))
 	case 'm':
 		t.sgr(body)
 	case 'n':
@@ -396,4 +400,26 @@ func extColor(ps []string) string {
 		}
 	}
 	return ""
+}
+
+// insertLines inserts n blank rows at the cursor row, pushing the rows
+// below down and off the bottom; the cursor goes to column 0.
+func (t *Terminal) insertLines(n int) {
+	n = min(n, t.height-t.cy)
+	copy(t.rows[t.cy+n:], t.rows[t.cy:t.height-n])
+	for y := t.cy; y < t.cy+n; y++ {
+		t.rows[y] = t.blankRow()
+	}
+	t.cx = 0
+}
+
+// deleteLines deletes n rows at the cursor row, pulling the rows below up
+// and adding blank rows at the bottom; the cursor goes to column 0.
+func (t *Terminal) deleteLines(n int) {
+	n = min(n, t.height-t.cy)
+	copy(t.rows[t.cy:], t.rows[t.cy+n:])
+	for y := t.height - n; y < t.height; y++ {
+		t.rows[y] = t.blankRow()
+	}
+	t.cx = 0
 }

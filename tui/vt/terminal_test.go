@@ -47,6 +47,8 @@ func TestTerminal(t *testing.T) {
 		{"backspace", 5, 1, "ab\bX", "aX", "", 0, 2},
 		{"split sequence", 5, 1, "\x1b", "", "", 0, 0},
 		{"save restore", 6, 2, "ab\x1b7\r\ncd\x1b8X", "abX|cd", "", 0, 3},
+		{"insert lines", 4, 4, "a\r\nb\r\nc\r\nd\x1b[2;3H\x1b[2L", "a|||b", "", 1, 0},
+		{"delete lines", 4, 4, "a\r\nb\r\nc\r\nd\x1b[2;3H\x1b[2M", "a|d||", "", 1, 0},
 		{"reverse index at top", 4, 2, "ab\x1bMcd", "  cd|ab", "", 0, 4 - 1},
 	}
 	for _, tc := range tests {
