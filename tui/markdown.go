@@ -1,0 +1,270 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+)
+
+// MarkdownOptions say how markdown is rendered.
+type MarkdownOptions struct {
+	// Width is the number of cells per line (at least 1 is used).
+	Width int
+	// Theme colours the output; nil means the built-in dark theme.
+	Theme *Theme
+	// Profile is the terminal's colour capability.
+	Profile Profile
+	// Hyperlinks makes links OSC 8 hyperlinks showing only their text;
+	// without it a link shows its text followed by the URL.
+	Hyperlinks bool
+	// Role is the colour role of plain text: RoleAssistantText for
+	// answers, RoleThinking for reasoning. The zero value is RoleText.
+	Role Role
+}
+
+// Markdown renders markdown that arrives in pieces, as a model streams
+// its answer, into lines of at most Width cells with escape sequences for
+// the profile.
+//
+// The output is stable as text arrives: the first Stable() lines are
+// final and never change again (the screen can commit them to scrollback),
+// however the text continues. Lines of a block become final when a later
+// block starts or the block ends, and streaming code blocks, lists and
+// quotes make their finished lines final early. Only the unfinished end of
+// the text is re-rendered on each write, and it renders without flicker:
+// unclosed emphasis, code spans and link targets show as if closed, a
+// half-typed closing fence and half a table row are held back.
+//
+// After the stream ends, call Finish: the output then equals what
+// RenderMarkdown gives for the whole text. Changing options starts the
+// rendering over (Stable falls to 0 and grows again).
+//
+// A Markdown is not safe for concurrent use.
+type Markdown struct {
+	opts MarkdownOptions
+	src  strings.Builder
+	done bool
+
+	lines  []string // stable lines, then the live lines
+	stable int
+	// blocks counts the top-level blocks committed; openStart is where the
+	// first uncommitted block starts in the source, and openLines how many
+	// of its lines are committed already.
+	blocks    int
+	openStart int
+	openLines int
+	r         mdRenderer
+}
+
+// NewMarkdown returns an empty renderer.
+func NewMarkdown(o MarkdownOptions) *Markdown {
+	m := &Markdown{}
+	m.SetOptions(o)
+	return m
+}
+
+// RenderMarkdown renders a complete markdown text.
+func RenderMarkdown(text string, o MarkdownOptions) []string {
+	m := NewMarkdown(o)
+	m.WriteString(text)
+	m.Finish()
+	return m.Lines()
+}
+
+// errFinished is returned by writes after Finish.
+var errFinished = errors.New("markdown: write after Finish; call Reset or Set to start a new text")
+
+// Write appends streamed text. It fails only after Finish.
+func (m *Markdown) Write(p []byte) (int, error) {
+	return m.WriteString(string(p))
+}
+
+// WriteString appends streamed text. It fails only after Finish.
+func (m *Markdown) WriteString(s string) (int, error) {
+	if m.done {
+		return 0, errFinished
+	}
+	if s == "" {
+		return 0, nil
+	}
+	m.src.WriteString(s)
+	m.update()
+	return len(s), nil
+}
+
+// Set replaces the text. When text continues the current text this is a
+// write of the difference; otherwise rendering starts over.
+func (m *Markdown) Set(text string) {
+	cur := m.src.String()
+	if !m.done && strings.HasPrefix(text, cur) {
+		m.WriteString(text[len(cur):])
+		return
+	}
+	if m.done && text == cur {
+		return
+	}
+	m.Reset()
+	m.WriteString(text)
+}
+
+// Finish marks the end of the text: the last block closes, unclosed
+// markers show as typed, and every line becomes stable.
+func (m *Markdown) Finish() {
+	if m.done {
+		return
+	}
+	m.done = true
+	m.update()
+}
+
+// Reset empties the renderer, keeping its options.
+func (m *Markdown) Reset() {
+	m.src.Reset()
+	m.done = false
+	m.restart()
+}
+
+// SetOptions changes width, theme, profile or links and renders the text
+// again from the start.
+func (m *Markdown) SetOptions(o MarkdownOptions) {
+	if o.Theme == nil {
+		o.Theme = DarkTheme()
+	}
+	o.Width = max(o.Width, 1)
+	m.opts = o
+	m.restart()
+	if m.src.Len() > 0 {
+		m.update()
+	}
+}
+
+// Options returns the current options.
+func (m *Markdown) Options() MarkdownOptions { return m.opts }
+
+// Text returns the text written so far.
+func (m *Markdown) Text() string { return m.src.String() }
+
+// Done reports whether Finish was called.
+func (m *Markdown) Done() bool { return m.done }
+
+// Lines returns the rendered lines. The slice is owned by m and valid
+// until the next call that changes m; the caller must not modify it.
+func (m *Markdown) Lines() []string { return m.lines }
+
+// Stable returns how many leading lines of Lines are final.
+func (m *Markdown) Stable() int { return m.stable }
+
+// restart drops all rendering state.
+func (m *Markdown) restart() {
+	m.lines = m.lines[:0]
+	m.stable, m.blocks, m.openStart, m.openLines = 0, 0, 0, 0
+	m.r = mdRenderer{theme: m.opts.Theme, hyperlinks: m.opts.Hyperlinks && m.opts.Profile != ProfileNone}
+}
+
+// update parses the text from the first uncommitted block on, commits the
+// blocks that became final and re-renders the rest.
+func (m *Markdown) update() {
+	s := m.src.String()
+	end := len(s)
+	if !m.done {
+		end = completeUTF8(s)
+	}
+	region := s[m.openStart:end]
+	root := parseBlocks(region, m.openStart, m.done)
+	m.r.done = m.done
+	m.r.tip = nil
+	if !m.done {
+		m.r.tip = lastLeaf(root)
+	}
+	ctx := renderCtx{base: m.opts.Theme.Style(m.opts.Role)}
+	width := m.opts.Width
+	m.lines = m.lines[:m.stable]
+
+	kids := root.children
+	i := 0
+	for ; i < len(kids) && kids[i].final; i++ {
+		lines, _ := m.r.block(kids[i], width, ctx)
+		full, _ := m.separate(lines, len(lines), m.blocks > 0)
+		m.commit(full[min(m.openLines, len(full)):])
+		m.openLines = 0
+		m.blocks++
+	}
+	next := m.openStart + len(region)
+	if i < len(kids) {
+		next = kids[i].start
+	} else if !m.done {
+		next = m.openStart + strings.LastIndexByte(region, '\n') + 1
+	}
+	if next != m.openStart {
+		m.openStart = next
+		clear(m.r.memo)
+	}
+	for j := i; j < len(kids); j++ {
+		lines, st := m.r.block(kids[j], width, ctx)
+		full, st := m.separate(lines, st, m.blocks > 0 || j > i)
+		from := 0
+		if j == i {
+			if st > m.openLines {
+				m.commit(full[m.openLines:st])
+				m.openLines = st
+			}
+			from = min(m.openLines, len(full))
+		}
+		for _, l := range full[from:] {
+			m.lines = append(m.lines, m.format(l))
+		}
+	}
+}
+
+// separate puts the blank line before a block that follows another.
+func (m *Markdown) separate(lines [][]Span, stable int, sep bool) ([][]Span, int) {
+	if !sep || len(lines) == 0 {
+		return lines, stable
+	}
+	full := make([][]Span, 0, len(lines)+1)
+	full = append(full, nil)
+	full = append(full, lines...)
+	if stable > 0 {
+		stable++
+	}
+	return full, stable
+}
+
+// commit appends final lines.
+func (m *Markdown) commit(lines [][]Span) {
+	for _, l := range lines {
+		m.lines = append(m.lines, m.format(l))
+	}
+	m.stable = len(m.lines)
+}
+
+// format turns a line of spans into text for the terminal.
+func (m *Markdown) format(l []Span) string {
+	return clampLine(RenderSpans(l, m.opts.Profile, m.r.hyperlinks), m.opts.Width)
+}
+
+// lastLeaf returns the last leaf block in document order, or nil.
+func lastLeaf(b *mdBlock) *mdBlock {
+	for len(b.children) > 0 {
+		b = b.children[len(b.children)-1]
+	}
+	if b.kind == mdDocument || b.final {
+		return nil
+	}
+	return b
+}
+
+// completeUTF8 returns the length of s without a trailing incomplete
+// UTF-8 sequence, which the next write will complete.
+func completeUTF8(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if !utf8.RuneStart(s[i]) {
+			continue
+		}
+		if utf8.FullRuneInString(s[i:]) {
+			return len(s)
+		}
+		return i
+	}
+	return len(s)
+}

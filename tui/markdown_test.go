@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// archive is a txtar-style test file: a comment, then "-- name --"
+// sections.
+type archive struct {
+	comment string
+	names   []string
+	files   map[string]string
+}
+
+func readArchive(t *testing.T, path string) *archive {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &archive{files: make(map[string]string)}
+	name := ""
+	var cur strings.Builder
+	flush := func() {
+		if name == "" {
+			a.comment = cur.String()
+		} else {
+			a.names = append(a.names, name)
+			a.files[name] = cur.String()
+		}
+		cur.Reset()
+	}
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		trim := strings.TrimRight(line, "\n")
+		if strings.HasPrefix(trim, "-- ") && strings.HasSuffix(trim, " --") && len(trim) > 6 {
+			flush()
+			name = trim[3 : len(trim)-3]
+			continue
+		}
+		cur.WriteString(line)
+	}
+	flush()
+	return a
+}
+
+func (a *archive) set(name, content string) {
+	if _, ok := a.files[name]; !ok {
+		a.names = append(a.names, name)
+	}
+	a.files[name] = content
+}
+
+func (a *archive) format() string {
+	var b strings.Builder
+	b.WriteString(a.comment)
+	for _, n := range a.names {
+		fmt.Fprintf(&b, "-- %s --\n", n)
+		b.WriteString(a.files[n])
+	}
+	return b.String()
+}
+
+// setting reads "key: value" from the archive comment.
+func (a *archive) setting(key string, def int) int {
+	for _, line := range strings.Split(a.comment, "\n") {
+		if v, ok := strings.CutPrefix(line, key+": "); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return def
+}
+
+// testTheme gives every role its own xterm-256 colour so that styled
+// output can be read back as role names.
+func testTheme() *Theme {
+	t := &Theme{Name: "test", Dark: true, Spinner: Spinner{Frames: []string{"-", "\\", "|", "/"}}}
+	for r := range roleCount {
+		t.colors[r] = Color{Kind: Color256, Value: uint32(16 + int(r))}
+	}
+	return t
+}
+
+// annotate rewrites the escape sequences of a line rendered with
+// testTheme under ProfileANSI256 as readable markers: «bold fg=md_heading»
+// for a style, «» for the reset, «link https://...» and «/link».
+func annotate(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := escapeLen(s[i:])
+		seq := s[i : i+n]
+		i += n
+		switch {
+		case strings.HasPrefix(seq, "\x1b]8;;"):
+			url := strings.TrimSuffix(strings.TrimPrefix(seq, "\x1b]8;;"), "\x1b\\")
+			if url == "" {
+				b.WriteString("«/link»")
+			} else {
+				b.WriteString("«link " + url + "»")
+			}
+		case strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m"):
+			b.WriteString("«" + describeSGR(seq[2:len(seq)-1]) + "»")
+		default:
+			fmt.Fprintf(&b, "«esc %q»", seq)
+		}
+	}
+	return b.String()
+}
+
+func describeSGR(params string) string {
+	ps := strings.Split(params, ";")
+	var out []string
+	names := map[string]string{"1": "bold", "2": "dim", "3": "italic", "4": "underline", "7": "reverse", "9": "strike"}
+	for i := 0; i < len(ps); i++ {
+		p := ps[i]
+		switch {
+		case p == "0" || p == "":
+		case names[p] != "":
+			out = append(out, names[p])
+		case (p == "38" || p == "48") && i+2 < len(ps) && ps[i+1] == "5":
+			idx, _ := strconv.Atoi(ps[i+2])
+			name := "256:" + ps[i+2]
+			if r := idx - 16; r >= 0 && r < int(roleCount) {
+				name = Role(r).String()
+			}
+			if p == "38" {
+				out = append(out, "fg="+name)
+			} else {
+				out = append(out, "bg="+name)
+			}
+			i += 2
+		default:
+			out = append(out, "?"+p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/markdown/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			a := readArchive(t, path)
+			in, ok := a.files["input.md"]
+			if !ok {
+				t.Fatal("no input.md section")
+			}
+			width := a.setting("width", 50)
+			plain := RenderMarkdown(in, MarkdownOptions{Width: width, Profile: ProfileNone})
+			styled := RenderMarkdown(in, MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme(), Hyperlinks: a.setting("hyperlinks", 0) == 1})
+			for _, l := range styled {
+				if w := StringWidth(l); w > width {
+					t.Errorf("line %q is %d cells wide, more than %d", l, w, width)
+				}
+			}
+			got := map[string]string{"plain": joinLines(plain), "styled": joinLines(mapLines(styled, annotate))}
+			if *update {
+				for _, k := range []string{"plain", "styled"} {
+					a.set(k, got[k])
+				}
+				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, k := range []string{"plain", "styled"} {
+				if want := a.files[k]; got[k] != want {
+					t.Errorf("RenderMarkdown(%s) %s output differs:\n--- got\n%s--- want\n%s", path, k, got[k], want)
+				}
+			}
+		})
+	}
+}
+
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteString("|\n")
+	}
+	return b.String()
+}
+
+func mapLines(lines []string, f func(string) string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = f(l)
+	}
+	return out
+}
+
+// TestMarkdownStreaming feeds every golden input in many chunkings and
+// checks that stable lines never change, that no line is too wide, that
+// the unfinished output equals a fresh render of the same prefix, and that
+// the finished output equals the one-shot render.
+func TestMarkdownStreaming(t *testing.T) {
+	files, _ := filepath.Glob("testdata/markdown/*.txtar")
+	for _, path := range files {
+		a := readArchive(t, path)
+		in := a.files["input.md"]
+		width := a.setting("width", 50)
+		opts := MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme()}
+		want := RenderMarkdown(in, opts)
+		rng := rand.New(rand.NewPCG(1, uint64(len(in))))
+		chunkings := map[string]func() int{
+			"1": func() int { return 1 },
+			"3": func() int { return 3 },
+			"7": func() int { return 7 },
+			"random": func() int {
+				return 1 + rng.IntN(12)
+			},
+		}
+		for name, next := range chunkings {
+			t.Run(filepath.Base(path)+"/"+name, func(t *testing.T) {
+				m := NewMarkdown(opts)
+				var stable []string
+				check := func(prefix string) {
+					lines := m.Lines()
+					if m.Stable() < len(stable) || m.Stable() > len(lines) {
+						t.Fatalf("after %q: Stable() = %d, was %d, have %d lines", prefix, m.Stable(), len(stable), len(lines))
+					}
+					for i, l := range stable {
+						if lines[i] != l {
+							t.Fatalf("after %q: stable line %d changed from %q to %q", prefix, i, l, lines[i])
+						}
+					}
+					stable = slices.Clone(lines[:m.Stable()])
+					for _, l := range lines {
+						if StringWidth(l) > width {
+							t.Fatalf("after %q: line %q wider than %d", prefix, l, width)
+						}
+					}
+				}
+				for i := 0; i < len(in); {
+					n := min(next(), len(in)-i)
+					m.WriteString(in[i : i+n])
+					i += n
+					check(in[:i])
+					if i%61 == 0 || i == len(in) {
+						fresh := NewMarkdown(opts)
+						fresh.WriteString(in[:i])
+						if !slices.Equal(fresh.Lines(), m.Lines()) {
+							t.Fatalf("after %q: streamed output\n%s\ndiffers from a fresh render\n%s", in[:i], strings.Join(m.Lines(), "\n"), strings.Join(fresh.Lines(), "\n"))
+						}
+					}
+				}
+				m.Finish()
+				check(in)
+				if m.Stable() != len(m.Lines()) {
+					t.Errorf("after Finish: Stable() = %d, want %d", m.Stable(), len(m.Lines()))
+				}
+				if !slices.Equal(m.Lines(), want) {
+					t.Errorf("streamed then finished:\n%s\nwant one-shot:\n%s", strings.Join(m.Lines(), "\n"), strings.Join(want, "\n"))
+				}
+			})
+		}
+	}
+}
