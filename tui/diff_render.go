@@ -98,7 +98,11 @@ func diffSpans(hunks []Hunk, width int, t *Theme) [][]Span {
 			if nw > 0 {
 				head = append(head, Span{Text: padLeft(strconv.Itoa(num), nw) + " ", Style: numStyle})
 			}
-			head = append(head, Span{Text: string(l.Kind) + " ", Style: base})
+			sign := string(l.Kind)
+			if len(spans) > 0 {
+				sign += " "
+			}
+			head = append(head, Span{Text: sign, Style: base})
 			for k, w := range hardWrap(spans, textWidth) {
 				prefix := head
 				if k > 0 {

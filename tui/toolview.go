@@ -1,0 +1,319 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ToolStatus is where a tool call is in its life.
+type ToolStatus uint8
+
+const (
+	ToolStreaming ToolStatus = iota // the model is still writing the arguments
+	ToolRunning                     // the tool runs
+	ToolDone                        // it finished
+	ToolFailed                      // it returned an error
+)
+
+// ToolView is everything the transcript shows about one tool call. The
+// rendering is a pure function of it: the app keeps one per call, updates
+// the fields as events arrive and renders again.
+type ToolView struct {
+	// Name is the tool's name: bash, read, edit, write, grep, or any
+	// extension tool.
+	Name string
+	// Args is the JSON arguments, possibly cut off while Status is
+	// ToolStreaming.
+	Args string
+	Status ToolStatus
+	// Result is the tool's output, or its error when Status is
+	// ToolFailed. While running it may hold progress output.
+	Result string
+	// Expanded shows the whole result instead of a preview.
+	Expanded bool
+	// PreviewLines is the number of lines a collapsed result shows; 0
+	// means 5.
+	PreviewLines int
+	// HasDiff says OldText and NewText hold a file before and after an
+	// edit or write (OldText empty for a new file); the view then shows
+	// their diff instead of Result when the call succeeded.
+	HasDiff          bool
+	OldText, NewText string
+	// Frame is the spinner tick, advanced by the app's timer.
+	Frame int
+	// Elapsed is how long the call ran; shown when not zero.
+	Elapsed time.Duration
+}
+
+// expandHint is the key the app binds to expanding tool output.
+const expandHint = "(ctrl+o to expand)"
+
+// Render lays out the view in lines of at most width cells: a header with
+// a status mark, the tool name and its key argument, then the result
+// preview or the diff.
+func (v ToolView) Render(width int, t *Theme, p Profile) []string {
+	width = max(width, 1)
+	if t == nil {
+		t = DarkTheme()
+	}
+	lines := v.spans(width, t)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = clampLine(RenderSpans(l, p, false), width)
+	}
+	return out
+}
+
+func (v ToolView) spans(width int, t *Theme) [][]Span {
+	fields := partialObject(v.Args)
+	lines := [][]Span{v.header(fields, width, t)}
+	body := v.body(fields, width-2, t)
+	for _, l := range body {
+		if len(l) == 0 {
+			lines = append(lines, nil)
+			continue
+		}
+		lines = append(lines, append([]Span{{Text: "  "}}, l...))
+	}
+	return lines
+}
+
+// header is "✓ name  key argument  1.2s".
+func (v ToolView) header(fields []jsonField, width int, t *Theme) []Span {
+	var mark Span
+	switch v.Status {
+	case ToolStreaming, ToolRunning:
+		mark = Span{Text: t.Spinner.Frame(v.Frame), Style: t.Style(RoleSpinner)}
+	case ToolDone:
+		mark = Span{Text: "✓", Style: t.Style(RoleSuccess)}
+	case ToolFailed:
+		mark = Span{Text: "✗", Style: t.Style(RoleError)}
+	}
+	if mark.Text == "" {
+		mark.Text = "•"
+	}
+	name := cleanText(v.Name)
+	if name == "" {
+		name = "tool"
+	}
+	spans := []Span{mark, {Text: " "}, {Text: name, Style: t.Style(RoleToolTitle)}}
+	var tail []Span
+	if v.Elapsed > 0 {
+		tail = []Span{{Text: "  " + formatElapsed(v.Elapsed), Style: t.Style(RoleMuted)}}
+	}
+	if arg := v.keyArg(fields); arg != "" {
+		avail := width - spansWidth(spans) - spansWidth(tail) - 1
+		if avail >= 2 {
+			argSpans := truncateSpans([]Span{{Text: arg, Style: t.Style(RoleText)}}, avail)
+			spans = append(append(spans, Span{Text: " "}), argSpans...)
+		}
+	}
+	return truncateSpans(append(spans, tail...), width)
+}
+
+// keyArg is the one-line summary of the arguments: the command of bash,
+// the path and range of read, and so on; for other tools the arguments
+// as compact JSON.
+func (v ToolView) keyArg(fields []jsonField) string {
+	get := func(key string) (jsonField, bool) {
+		for _, f := range fields {
+			if f.key == key {
+				return f, true
+			}
+		}
+		return jsonField{}, false
+	}
+	str := func(key string) string {
+		f, ok := get(key)
+		if !ok {
+			return ""
+		}
+		if f.isString {
+			return f.str
+		}
+		return f.raw
+	}
+	oneLine := func(s string) string {
+		s = strings.TrimSpace(s)
+		if first, _, more := strings.Cut(s, "\n"); more {
+			return cleanText(first) + " …"
+		}
+		return cleanText(s)
+	}
+	switch v.Name {
+	case "bash":
+		if cmd := str("command"); cmd != "" {
+			return "$ " + oneLine(cmd)
+		}
+	case "read":
+		path := oneLine(str("path"))
+		if path == "" {
+			break
+		}
+		off, _ := strconv.Atoi(str("offset"))
+		lim, _ := strconv.Atoi(str("limit"))
+		switch {
+		case off > 0 && lim > 0:
+			return fmt.Sprintf("%s:%d-%d", path, off, off+lim-1)
+		case off > 0:
+			return fmt.Sprintf("%s:%d-", path, off)
+		case lim > 0:
+			return fmt.Sprintf("%s:1-%d", path, lim)
+		}
+		return path
+	case "edit", "write":
+		if path := oneLine(str("path")); path != "" {
+			if f, ok := get("edits"); ok && f.complete {
+				if n := len(partialArray(f.raw)); n > 1 {
+					return fmt.Sprintf("%s (%d edits)", path, n)
+				}
+			}
+			return path
+		}
+	case "grep":
+		if pat := str("pattern"); pat != "" {
+			s := `"` + oneLine(pat) + `"`
+			if path := oneLine(str("path")); path != "" {
+				s += " in " + path
+			}
+			if glob := oneLine(str("glob")); glob != "" {
+				s += " (" + glob + ")"
+			}
+			return s
+		}
+	case "skill":
+		if name := oneLine(str("name")); name != "" {
+			return name
+		}
+	}
+	if strings.TrimSpace(v.Args) == "" || strings.TrimSpace(v.Args) == "{}" {
+		return ""
+	}
+	return oneLine(strings.ReplaceAll(compactJSON(v.Args), "\n", " "))
+}
+
+// partialArray counts the elements of a complete JSON array.
+func partialArray(raw string) []string {
+	p := &jsonScan{s: raw}
+	p.space()
+	if !p.eat('[') {
+		return nil
+	}
+	var out []string
+	for {
+		p.space()
+		if p.done() || p.eat(']') {
+			return out
+		}
+		start := p.i
+		if c := p.s[p.i]; c == '{' || c == '[' {
+			p.nested()
+		} else if c == '"' {
+			p.str()
+		} else {
+			for !p.done() && strings.IndexByte(",] \t\r\n", p.s[p.i]) < 0 {
+				p.i++
+			}
+		}
+		if p.i == start {
+			return out
+		}
+		out = append(out, p.s[start:p.i])
+		p.space()
+		p.eat(',')
+	}
+}
+
+// body is the result preview, the diff, or nothing yet.
+func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
+	width = max(width, 1)
+	limit := v.PreviewLines
+	if limit <= 0 {
+		limit = 5
+	}
+	if v.Expanded {
+		limit = 0
+	}
+	if v.HasDiff && v.Status == ToolDone {
+		// A collapsed diff keeps one line of context and gets twice the
+		// room of a text preview, so that the changes themselves show.
+		context := 3
+		if limit > 0 {
+			context, limit = 1, max(2*limit, 10)
+		}
+		hs := Diff(v.OldText, v.NewText, context)
+		if len(hs) == 0 {
+			return [][]Span{{{Text: "(no changes)", Style: t.Style(RoleMuted)}}}
+		}
+		return collapseLines(diffSpans(hs, width, t), limit, expandHint, t)
+	}
+	if v.Status == ToolStreaming {
+		return nil
+	}
+	text := strings.TrimRight(v.Result, "\n")
+	if text == "" {
+		if v.Status == ToolRunning {
+			return nil
+		}
+		return [][]Span{{{Text: "(no output)", Style: t.Style(RoleMuted)}}}
+	}
+	st := t.Style(RoleToolOutput)
+	if v.Status == ToolFailed {
+		st = t.Style(RoleError)
+	}
+	src := strings.Split(text, "\n")
+	// A failure's cause is usually at the end: show the last lines.
+	tail := v.Status == ToolFailed && v.Name == "bash"
+	var lines [][]Span
+	if limit == 0 {
+		for _, l := range src {
+			l = tabsToSpaces(cleanText(strings.TrimSuffix(l, "\r")))
+			lines = append(lines, hardWrap(spansOf(l, st), width)...)
+		}
+		return lines
+	}
+	shown := src
+	if len(src) > limit {
+		if tail {
+			shown = src[len(src)-(limit-1):]
+		} else {
+			shown = src[:limit-1]
+		}
+	}
+	for _, l := range shown {
+		l = tabsToSpaces(cleanText(strings.TrimSuffix(l, "\r")))
+		lines = append(lines, truncateSpans(spansOf(l, st), width))
+	}
+	if len(shown) < len(src) {
+		more := []Span{{Text: fmt.Sprintf("… +%d lines %s", len(src)-len(shown), expandHint), Style: t.Style(RoleMuted)}}
+		if tail {
+			more[0].Text = fmt.Sprintf("… %d earlier lines %s", len(src)-len(shown), expandHint)
+			lines = append([][]Span{more}, lines...)
+		} else {
+			lines = append(lines, more)
+		}
+	}
+	return lines
+}
+
+func spansOf(text string, st Style) []Span {
+	if text == "" {
+		return nil
+	}
+	return []Span{{Text: text, Style: st}}
+}
+
+// formatElapsed shows a duration compactly: 850ms, 3.2s, 1m05s.
+func formatElapsed(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.Itoa(int(d.Milliseconds())) + "ms"
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	}
+	m := int(d / time.Minute)
+	s := int((d % time.Minute) / time.Second)
+	return fmt.Sprintf("%dm%02ds", m, s)
+}

@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPartialObject(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []jsonField
+	}{
+		{"empty", ``, nil},
+		{"not an object", `["a"]`, nil},
+		{"open brace", `{`, nil},
+		{"key cut", `{"comm`, nil},
+		{"before value", `{"command": `, nil},
+		{"string cut", `{"command": "go te`, []jsonField{{key: "command", str: "go te", isString: true}}},
+		{"escape cut", `{"command": "a\`, []jsonField{{key: "command", str: "a", isString: true}}},
+		{"unicode cut", `{"c": "x\u00`, []jsonField{{key: "c", str: "x", isString: true}}},
+		{"surrogate cut", `{"c": "\ud83d\ude`, []jsonField{{key: "c", str: "", isString: true}}},
+		{"surrogate pair", `{"c": "\ud83d\ude00!"}`, []jsonField{{key: "c", str: "😀!", isString: true, complete: true}}},
+		{"lone surrogate", `{"c": "\ud83dx"}`, []jsonField{{key: "c", str: "\uFFFDx", isString: true, complete: true}}},
+		{"escapes", `{"c": "a\n\t\"\\\/\u0041"}`, []jsonField{{key: "c", str: "a\n\t\"\\/A", isString: true, complete: true}}},
+		{"number cut", `{"n": 12`, []jsonField{{key: "n", raw: "12"}}},
+		{"two fields", `{"path": "a.go", "offset": 10, "limit": 5}`, []jsonField{
+			{key: "path", str: "a.go", isString: true, complete: true},
+			{key: "offset", raw: "10", complete: true},
+			{key: "limit", raw: "5", complete: true},
+		}},
+		{"nested cut", `{"edits": [{"oldText": "a"}, {"old`, []jsonField{{key: "edits", raw: `[{"oldText": "a"}, {"old`}}},
+		{"nested", `{"e": [1, {"x": "]"}], "z": true}`, []jsonField{
+			{key: "e", raw: `[1, {"x": "]"}]`, complete: true},
+			{key: "z", raw: "true", complete: true},
+		}},
+		{"garbage after", `{"a": "b" junk`, []jsonField{{key: "a", str: "b", isString: true, complete: true}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := partialObject(tc.in)
+			if len(got) != len(tc.want) {
+				t.Fatalf("partialObject(%q) = %+v, want %+v", tc.in, got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("partialObject(%q)[%d] = %+v, want %+v", tc.in, i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// checkPrefixes feeds every prefix of a complete object and checks that
+// each string read so far is a prefix of its final value.
+func checkPrefixes(t *testing.T, full string) {
+	var want map[string]any
+	if json.Unmarshal([]byte(full), &want) != nil {
+		return
+	}
+	for i := 0; i <= len(full); i++ {
+		for _, f := range partialObject(full[:i]) {
+			w, ok := want[f.key].(string)
+			if !f.isString || !ok {
+				continue
+			}
+			if f.complete && f.str != w || !f.complete && !strings.HasPrefix(w, f.str) {
+				t.Fatalf("partialObject(%q): %s = %q (complete %v), final value %q", full[:i], f.key, f.str, f.complete, w)
+			}
+		}
+	}
+}
+
+func TestPartialObjectPrefixes(t *testing.T) {
+	for _, full := range []string{
+		`{"command": "echo \"hi\" && ls -la\n", "timeout": 30}`,
+		`{"path": "日本/ファイル.go", "content": "emoji \ud83d\ude00 and \u00e9"}`,
+		`{"edits": [{"oldText": "a", "newText": "b"}], "path": "x"}`,
+	} {
+		checkPrefixes(t, full)
+	}
+}
+
+func FuzzPartialObject(f *testing.F) {
+	f.Add(`{"command": "go test ./...", "timeout": 60}`)
+	f.Add(`{"a": "\ud83d\ude00", "b": [1, {"c": "}"}]}`)
+	f.Add(`{"x": "\u12`)
+	f.Fuzz(func(t *testing.T, s string) {
+		partialObject(s)
+		checkPrefixes(t, s)
+		v := ToolView{Name: "bash", Args: s, Status: ToolStreaming}
+		for _, l := range v.Render(20, nil, ProfileTrueColor) {
+			if StringWidth(l) > 20 {
+				t.Fatalf("line %q wider than 20", l)
+			}
+		}
+	})
+}
+
+// stringSetting reads "key: value" from an archive comment.
+func (a *archive) stringSetting(key, def string) string {
+	for _, line := range strings.Split(a.comment, "\n") {
+		if v, ok := strings.CutPrefix(line, key+": "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return def
+}
+
+func TestToolViewGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/toolview/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	statuses := map[string]ToolStatus{"streaming": ToolStreaming, "running": ToolRunning, "done": ToolDone, "failed": ToolFailed}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			a := readArchive(t, path)
+			status, ok := statuses[a.stringSetting("status", "done")]
+			if !ok {
+				t.Fatalf("bad status %q", a.stringSetting("status", ""))
+			}
+			_, hasOld := a.files["old"]
+			_, hasNew := a.files["new"]
+			v := ToolView{
+				Name:         a.stringSetting("name", "bash"),
+				Args:         strings.TrimSuffix(a.files["args"], "\n"),
+				Status:       status,
+				Result:       a.files["result"],
+				Expanded:     a.setting("expanded", 0) == 1,
+				PreviewLines: a.setting("preview", 0),
+				HasDiff:      hasOld || hasNew,
+				OldText:      a.files["old"],
+				NewText:      a.files["new"],
+				Frame:        a.setting("frame", 0),
+				Elapsed:      time.Duration(a.setting("elapsed_ms", 0)) * time.Millisecond,
+			}
+			width := a.setting("width", 40)
+			got := map[string]string{
+				"plain":  joinLines(v.Render(width, testTheme(), ProfileNone)),
+				"styled": joinLines(mapLines(v.Render(width, testTheme(), ProfileANSI256), annotate)),
+			}
+			for _, l := range v.Render(width, nil, ProfileTrueColor) {
+				if w := StringWidth(l); w > width {
+					t.Errorf("line %q is %d cells, more than %d", l, w, width)
+				}
+			}
+			if *update {
+				a.set("plain", got["plain"])
+				a.set("styled", got["styled"])
+				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, k := range []string{"plain", "styled"} {
+				if got[k] != a.files[k] {
+					t.Errorf("%s of %s:\n--- got\n%s--- want\n%s", k, path, got[k], a.files[k])
+				}
+			}
+		})
+	}
+}
