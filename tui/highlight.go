@@ -256,7 +256,7 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 			x.emit(rest[:3], synString)
 			i, st = scanString(x, line, i+3, st)
 			continue
-		case strings.IndexByte(l.quotes, c) >= 0 || strings.IndexByte(l.multiQuotes, c) >= 0 || strings.IndexByte(l.rawQuotes, c) >= 0:
+		case strings.IndexByte(l.quotes, c) >= 0 || strings.IndexByte(l.multiQuotes, c) >= 0 || strings.IndexByte(l.rawQuotes, c) >= 0 || c == '\'' && l.charQuote:
 			if c == '\'' && l.charQuote {
 				if n := charLiteral(rest); n > 0 {
 					x.emit(rest[:n], synString)
@@ -270,6 +270,11 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 					}
 					x.emit(line[i:j], synType)
 					i = j
+					continue
+				}
+				if strings.IndexByte(l.quotes+l.multiQuotes+l.rawQuotes, c) < 0 {
+					x.emit("'", synOperator)
+					i++
 					continue
 				}
 			}
@@ -450,23 +455,31 @@ func scanString(x *lexer, line string, i int, st hlState) (int, hlState) {
 	return len(line), st
 }
 
-// lexDirective colours a C preprocessor line.
+// lexDirective colours a C preprocessor line: the directive, an include
+// path as a string, a trailing comment.
 func lexDirective(x *lexer, line string) []hlToken {
 	ind := len(line) - len(strings.TrimLeft(line, " "))
 	x.emit(line[:ind], synPlain)
 	rest := line[ind:]
 	j := 1
-	for j < len(rest) && (rest[j] == ' ' || isIdentByte(rest[j])) {
+	for j < len(rest) && rest[j] == ' ' {
 		j++
 	}
-	x.emit(rest[:j], synKeyword)
-	tail := rest[j:]
-	if c := strings.Index(tail, "//"); c >= 0 {
-		x.emit(tail[:c], synString)
-		x.emit(tail[c:], synComment)
-		return x.toks
+	for j < len(rest) && isIdentByte(rest[j]) {
+		j++
 	}
-	x.emit(tail, synString)
+	directive := strings.TrimSpace(rest[1:j])
+	x.emit(rest[:j], synKeyword)
+	tail, comment := rest[j:], ""
+	if c := strings.Index(tail, "//"); c >= 0 {
+		tail, comment = tail[:c], tail[c:]
+	}
+	if directive == "include" || directive == "import" {
+		x.emit(tail, synString)
+	} else {
+		x.emit(tail, synPlain)
+	}
+	x.emit(comment, synComment)
 	return x.toks
 }
 

@@ -141,8 +141,8 @@ var languages = sync.OnceValue(func() map[string]*language {
 			defWords:     map[string]synKind{"fn": synFunction, "struct": synType, "enum": synType, "trait": synType, "type": synType, "impl": synType},
 		},
 		"shell": {lex: lexShell, words: words(
-			synKeyword, "if then else elif fi for while until do done case esac in function select return local export readonly declare unset break continue exit source alias set shift trap eval exec time",
-			synBuiltin, "echo printf cd pwd read test true false",
+			synKeyword, "if then else elif fi for while until do done case esac in function select time !",
+			synBuiltin, "echo printf cd pwd read test true false return local export readonly declare typeset unset break continue exit source alias set shift trap eval exec wait",
 		)},
 		"yaml": {lex: lexYAML},
 		"diff": {lex: lexDiff},
@@ -211,6 +211,11 @@ func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
 				} else {
 					j = len(line)
 				}
+			case strings.HasPrefix(line[j:], "(("):
+				x.emit("$((", synOperator)
+				i = j + 2
+				command = false
+				continue
 			case j < len(line) && line[j] == '(':
 				x.emit("$(", synOperator)
 				i = j + 1
@@ -266,6 +271,7 @@ func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
 			}
 			x.emit(line[i:i+1], k)
 			i++
+			command = false
 			continue
 		}
 		j := i
@@ -280,7 +286,9 @@ func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
 		switch k, ok := l.words[word]; {
 		case ok && (command || k == synBuiltin):
 			kind = k
-			command = k == synKeyword && word != "in" && word != "function"
+			// After these a command follows; after for, case, select and
+			// function comes a name, after builtins their arguments.
+			command = k == synKeyword && strings.Contains(" if then else elif do while until time ! ", " "+word+" ")
 		case j < len(line) && line[j] == '=' && command:
 			kind = synType // an assignment: NAME=value
 		case command:

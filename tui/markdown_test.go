@@ -19,7 +19,7 @@ type archive struct {
 	files   map[string]string
 }
 
-func readArchive(t *testing.T, path string) *archive {
+func readArchive(t testing.TB, path string) *archive {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -272,4 +272,48 @@ func TestMarkdownStreaming(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzMarkdown checks any text: no panic, no line wider than the width,
+// no escape sequence but the renderer's own, stable lines that stay put,
+// and streamed output equal to the one-shot output.
+func FuzzMarkdown(f *testing.F) {
+	files, _ := filepath.Glob("testdata/markdown/*.txtar")
+	for _, path := range files {
+		a := readArchive(f, path)
+		f.Add(a.files["input.md"], uint8(20), uint16(7))
+	}
+	f.Add("- a\n  ```go\n  x\n- b\n> c\n| a |\n|---|\n| 1 |", uint8(9), uint16(3))
+	f.Fuzz(func(t *testing.T, in string, w uint8, seed uint16) {
+		width := 1 + int(w)%60
+		opts := MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme(), Hyperlinks: seed%2 == 0}
+		want := RenderMarkdown(in, opts)
+		for _, l := range want {
+			if StringWidth(l) > width {
+				t.Fatalf("line %q wider than %d", l, width)
+			}
+			if a := annotate(l); strings.Contains(a, "«esc") || strings.Contains(a, "?") && strings.Contains(a, "«?") {
+				t.Fatalf("line %q carries a foreign escape sequence: %s", l, a)
+			}
+		}
+		m := NewMarkdown(opts)
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		var stable []string
+		for i := 0; i < len(in); {
+			n := min(1+rng.IntN(9), len(in)-i)
+			m.WriteString(in[i : i+n])
+			i += n
+			lines := m.Lines()
+			for k, l := range stable {
+				if lines[k] != l {
+					t.Fatalf("after %q: stable line %d changed from %q to %q", in[:i], k, l, lines[k])
+				}
+			}
+			stable = slices.Clone(lines[:m.Stable()])
+		}
+		m.Finish()
+		if !slices.Equal(m.Lines(), want) {
+			t.Fatalf("streamed:\n%s\none-shot:\n%s", strings.Join(m.Lines(), "\n"), strings.Join(want, "\n"))
+		}
+	})
 }

@@ -143,28 +143,24 @@ func (s Style) SGR(p Profile) string {
 	if p == ProfileNone || s.IsZero() {
 		return ""
 	}
-	var params []string
-	add := func(on bool, code string) {
-		if on {
-			params = append(params, code)
+	var buf [64]byte
+	b := append(buf[:0], "\x1b["...)
+	n := len(b)
+	for _, a := range [...]struct {
+		on   bool
+		code byte
+	}{{s.Bold, '1'}, {s.Dim, '2'}, {s.Italic, '3'}, {s.Underline, '4'}, {s.Reverse, '7'}, {s.Strike, '9'}} {
+		if a.on {
+			b = append(b, a.code, ';')
 		}
 	}
-	add(s.Bold, "1")
-	add(s.Dim, "2")
-	add(s.Italic, "3")
-	add(s.Underline, "4")
-	add(s.Reverse, "7")
-	add(s.Strike, "9")
-	if c := colorParams(s.FG, p, false); c != "" {
-		params = append(params, c)
-	}
-	if c := colorParams(s.BG, p, true); c != "" {
-		params = append(params, c)
-	}
-	if len(params) == 0 {
+	b = appendColor(b, s.FG, p, false)
+	b = appendColor(b, s.BG, p, true)
+	if len(b) == n {
 		return ""
 	}
-	return "\x1b[" + strings.Join(params, ";") + "m"
+	b[len(b)-1] = 'm'
+	return string(b)
 }
 
 // Render wraps text in s's SGR sequence and a reset.
@@ -257,7 +253,8 @@ func osc8URL(u string) string {
 	return b.String()
 }
 
-func colorParams(c Color, p Profile, bg bool) string {
+// appendColor appends the SGR parameters of c, followed by ';', to b.
+func appendColor(b []byte, c Color, p Profile, bg bool) []byte {
 	c = downgrade(c, p)
 	base := 30
 	if bg {
@@ -266,16 +263,21 @@ func colorParams(c Color, p Profile, bg bool) string {
 	switch c.Kind {
 	case ColorANSI:
 		if c.Value < 8 {
-			return strconv.Itoa(base + int(c.Value))
+			return append(strconv.AppendInt(b, int64(base+int(c.Value)), 10), ';')
 		}
-		return strconv.Itoa(base + 60 + int(c.Value&7))
+		return append(strconv.AppendInt(b, int64(base+60+int(c.Value&7)), 10), ';')
 	case Color256:
-		return strconv.Itoa(base+8) + ";5;" + strconv.Itoa(int(c.Value&0xff))
+		b = strconv.AppendInt(b, int64(base+8), 10)
+		b = append(b, ";5;"...)
+		return append(strconv.AppendInt(b, int64(c.Value&0xff), 10), ';')
 	case ColorRGB:
-		return strconv.Itoa(base+8) + ";2;" + strconv.Itoa(int(c.Value>>16&0xff)) + ";" +
-			strconv.Itoa(int(c.Value>>8&0xff)) + ";" + strconv.Itoa(int(c.Value&0xff))
+		b = strconv.AppendInt(b, int64(base+8), 10)
+		b = append(b, ";2;"...)
+		b = append(strconv.AppendInt(b, int64(c.Value>>16&0xff), 10), ';')
+		b = append(strconv.AppendInt(b, int64(c.Value>>8&0xff), 10), ';')
+		return append(strconv.AppendInt(b, int64(c.Value&0xff), 10), ';')
 	}
-	return ""
+	return b
 }
 
 // downgrade maps c to the nearest colour profile p can show.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestPartialObject(t *testing.T) {
@@ -58,7 +59,9 @@ func TestPartialObject(t *testing.T) {
 // each string read so far is a prefix of its final value.
 func checkPrefixes(t *testing.T, full string) {
 	var want map[string]any
-	if json.Unmarshal([]byte(full), &want) != nil {
+	if !utf8.ValidString(full) || json.Unmarshal([]byte(full), &want) != nil {
+		// encoding/json turns invalid UTF-8 into U+FFFD; partialObject
+		// keeps the bytes, which the views clean before showing them.
 		return
 	}
 	for i := 0; i <= len(full); i++ {
