@@ -26,7 +26,7 @@ type ToolView struct {
 	Name string
 	// Args is the JSON arguments, possibly cut off while Status is
 	// ToolStreaming.
-	Args string
+	Args   string
 	Status ToolStatus
 	// Result is the tool's output, or its error when Status is
 	// ToolFailed. While running it may hold progress output.
