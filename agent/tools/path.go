@@ -1,0 +1,177 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// resolve turns a path the model sent into an absolute, clean path: "~"
+// and "~/..." expand to the home directory, and relative paths resolve
+// against the working directory.
+func (cfg Config) resolve(p string) string {
+	switch {
+	case p == "~":
+		p = cfg.Home
+	case strings.HasPrefix(p, "~/"):
+		p = filepath.Join(cfg.Home, p[2:])
+	case p == "":
+		p = cfg.CWD
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cfg.CWD, p)
+	}
+	return filepath.Clean(p)
+}
+
+// display shows an absolute path the way the model should see it:
+// relative to the working directory when inside it, else absolute.
+func (cfg Config) display(abs string) string {
+	if cfg.CWD == "" {
+		return abs
+	}
+	rel, err := filepath.Rel(cfg.CWD, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return filepath.ToSlash(rel)
+}
+
+// describeMissing explains a path that does not exist: it names the
+// nearest existing parent when the parent is missing, and suggests similar
+// names in the parent directory.
+func (cfg Config) describeMissing(abs string) string {
+	shown := cfg.display(abs)
+	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		existing := dir
+		for {
+			parent := filepath.Dir(existing)
+			if fi, err := os.Stat(existing); err == nil && fi.IsDir() {
+				break
+			}
+			if parent == existing {
+				break
+			}
+			existing = parent
+		}
+		return fmt.Sprintf("%s: no such file or directory (directory %s does not exist; the nearest existing parent is %s)", shown, cfg.display(dir), cfg.display(existing))
+	}
+	msg := shown + ": no such file or directory"
+	if s := similarNames(dir, filepath.Base(abs), 3); len(s) > 0 {
+		for i := range s {
+			s[i] = cfg.display(filepath.Join(dir, s[i]))
+		}
+		msg += "; did you mean " + strings.Join(s, ", ") + "?"
+	}
+	return msg
+}
+
+// maxSuggestScan bounds how many directory entries similarNames looks at.
+const maxSuggestScan = 2000
+
+// similarNames returns up to n entries of dir whose names resemble name:
+// equal ignoring case, one containing the other, or a small edit distance.
+func similarNames(dir, name string, n int) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	entries, _ := f.ReadDir(maxSuggestScan)
+	f.Close()
+	type cand struct {
+		name  string
+		score int
+	}
+	var cands []cand
+	lname := strings.ToLower(name)
+	for _, e := range entries {
+		en := e.Name()
+		le := strings.ToLower(en)
+		score := -1
+		switch {
+		case le == lname:
+			score = 0
+		case stem(le) == stem(lname):
+			score = 1
+		case len(lname) >= 3 && (strings.Contains(le, lname) || strings.Contains(lname, le) && len(le) >= 3):
+			score = 2
+		default:
+			d := editDistance(lname, le, 3)
+			if d <= 2 || d <= 3 && len(lname) >= 8 {
+				score = 2 + d
+			}
+		}
+		if score >= 0 {
+			cands = append(cands, cand{en, score})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score < cands[j].score
+		}
+		return cands[i].name < cands[j].name
+	})
+	var out []string
+	for i := 0; i < len(cands) && i < n; i++ {
+		out = append(out, cands[i].name)
+	}
+	return out
+}
+
+// stem is a file name without its extension.
+func stem(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// editDistance is the Levenshtein distance of a and b in bytes, or max+1
+// when it exceeds max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best > max {
+			return max + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// statError words an error from os.Stat or os.Open for the model.
+func (cfg Config) statError(tool, abs string, err error) Result {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errorResult("%s: %s", tool, cfg.describeMissing(abs))
+	case errors.Is(err, fs.ErrPermission):
+		return errorResult("%s: %s: permission denied", tool, cfg.display(abs))
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return errorResult("%s: %s: %v", tool, cfg.display(abs), err)
+}

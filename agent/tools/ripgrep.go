@@ -1,0 +1,199 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// rgMaxLine bounds one line of rg's JSON output.
+const rgMaxLine = 64 << 20
+
+// rgMessage is one line of rg --json output, the fields grep uses.
+type rgMessage struct {
+	Type string `json:"type"`
+	Data struct {
+		Path         rgData `json:"path"`
+		Lines        rgData `json:"lines"`
+		LineNumber   int    `json:"line_number"`
+		BinaryOffset *int64 `json:"binary_offset"`
+	} `json:"data"`
+}
+
+// rgData is text rg reports either as UTF-8 text or, when it is not valid
+// UTF-8, as base64 bytes.
+type rgData struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+func (d rgData) bytes() []byte {
+	if d.Text != nil {
+		return []byte(*d.Text)
+	}
+	b, _ := base64.StdEncoding.DecodeString(d.Bytes)
+	return b
+}
+
+// rgError is a failure of rg itself. Emitted says whether results were
+// already handed on; when not, the caller may fall back to the Go backend.
+type rgError struct {
+	emitted bool
+	msg     string
+}
+
+func (e *rgError) Error() string { return e.msg }
+
+// ripgrep runs q with rg, handing each file's results to emit in path
+// order until emit returns false.
+func ripgrep(ctx context.Context, rg string, q *grepQuery, emit func(grepFile) bool) error {
+	args := []string{"--json", "--no-config", "--hidden", "--no-require-git", "--sort", "path", "-e", q.pattern}
+	if q.ignoreCase {
+		args = append(args, "--ignore-case")
+	}
+	if q.context > 0 {
+		args = append(args, "--context", fmt.Sprint(q.context))
+	}
+	if q.glob != "" {
+		args = append(args, "--glob", q.glob)
+	}
+	args = append(args, "--glob", "!.git")
+	dir := q.root
+	if q.rootIsFile {
+		dir = filepath.Dir(q.root)
+		args = append(args, "--", q.root)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, rg, args...)
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return &rgError{msg: fmt.Sprintf("rg: %v", err)}
+	}
+	if err := cmd.Start(); err != nil {
+		return &rgError{msg: fmt.Sprintf("start rg: %v", unwrapPath(err))}
+	}
+	emitted, stopped, summary := false, false, false
+	perr := func() error {
+		br := bufio.NewReaderSize(stdout, 256<<10)
+		var cur *grepFile
+		for {
+			line, err := readLine(br, rgMaxLine)
+			if len(line) > 0 {
+				var m rgMessage
+				if jerr := json.Unmarshal(line, &m); jerr != nil {
+					return fmt.Errorf("rg: unreadable output: %v", jerr)
+				}
+				switch m.Type {
+				case "begin":
+					cur = &grepFile{path: rgPath(dir, m.Data.Path.bytes())}
+				case "match", "context":
+					if cur == nil {
+						return errors.New("rg: output has a match outside a file")
+					}
+					cur.lines = append(cur.lines, grepLine{num: m.Data.LineNumber, text: trimEOL(m.Data.Lines.bytes()), match: m.Type == "match"})
+				case "end":
+					if cur != nil && m.Data.BinaryOffset == nil && len(cur.lines) > 0 {
+						emitted = true
+						if !emit(*cur) {
+							stopped = true
+							return nil
+						}
+					}
+					cur = nil
+				case "summary":
+					summary = true
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("rg: read output: %v", err)
+			}
+		}
+	}()
+	if stopped || perr != nil {
+		cancel()
+	}
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil && !stopped:
+		return ctx.Err()
+	case perr != nil:
+		return &rgError{emitted: emitted, msg: perr.Error()}
+	case stopped:
+		return nil
+	}
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) && ee.ExitCode() == 1 {
+		return nil // no match
+	}
+	if werr != nil && !summary {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = werr.Error()
+		}
+		return &rgError{emitted: emitted, msg: "rg: " + msg}
+	}
+	return nil
+}
+
+// rgPath makes a path from rg's output absolute.
+func rgPath(dir string, p []byte) string {
+	s := string(p)
+	if !filepath.IsAbs(s) {
+		s = filepath.Join(dir, s)
+	}
+	return filepath.Clean(s)
+}
+
+// trimEOL removes a trailing "\n" or "\r\n".
+func trimEOL(p []byte) []byte {
+	p = bytes.TrimSuffix(p, []byte{'\n'})
+	return bytes.TrimSuffix(p, []byte{'\r'})
+}
+
+// readLine reads one line (without its "\n"), failing on lines over max.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line)+len(part) > max {
+			return nil, fmt.Errorf("a line of output is longer than %s", formatSize(int64(max)))
+		}
+		line = append(line, part...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimSuffix(line, []byte{'\n'}), err
+	}
+}
+
+// limitedWriter keeps the first n bytes written to it and drops the rest.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}

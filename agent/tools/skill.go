@@ -1,0 +1,82 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zut-go/zut/agent/skills"
+	"github.com/zut-go/zut/provider"
+)
+
+// skillMaxBytes bounds the skill text returned to the model.
+const skillMaxBytes = 50 << 10
+
+// skillTool loads a skill's instructions.
+type skillTool struct{ index *skills.Index }
+
+func (t *skillTool) Definition() provider.Tool {
+	return definition("skill",
+		"Load the instructions of a skill listed in the system prompt, by name. Returns the skill's SKILL.md text and its directory; paths the skill mentions are relative to that directory.",
+		map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"name": map[string]any{"type": "string", "description": "The skill's name, as listed."},
+			},
+			"required":             []string{"name"},
+			"additionalProperties": false,
+		})
+}
+
+func (t *skillTool) Preview(raw json.RawMessage) string {
+	a, err := parseArgs("skill", raw, "name")
+	if err != nil {
+		return "skill (bad arguments)"
+	}
+	n, _ := a.str("name", false)
+	return "skill " + n
+}
+
+func (t *skillTool) Mutates(json.RawMessage) bool { return false }
+
+func (t *skillTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+	a, err := parseArgs("skill", raw, "name")
+	if err != nil {
+		return errorResult("%v", err)
+	}
+	name, err := a.str("name", true)
+	if err != nil {
+		return errorResult("%v", err)
+	}
+	return Skill(t.index, strings.TrimPrefix(strings.TrimSpace(name), "/skill:"))
+}
+
+// Skill is the result of loading the skill called name: its SKILL.md body
+// (front matter removed) under a header naming the skill's directory, or
+// an error listing the available names. The skill tool returns it, and the
+// UI's /skill:<name> command can use it to put a skill into a prompt.
+func Skill(index *skills.Index, name string) Result {
+	s, ok := index.Lookup(name)
+	if !ok {
+		names := index.Names()
+		if len(names) == 0 {
+			return errorResult("skill: no skill is called %q, and no skills are installed", name)
+		}
+		return errorResult("skill: no skill is called %q; available skills: %s", name, strings.Join(names, ", "))
+	}
+	body, truncated, err := s.Body()
+	if err != nil {
+		return errorResult("skill: %v", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[skill %q from %s; relative paths in it are relative to %s]\n\n", s.Name, s.Path, s.Dir)
+	if len(body) > skillMaxBytes {
+		body, truncated = cutUTF8(body, skillMaxBytes), true
+	}
+	b.WriteString(strings.TrimRight(body, "\n"))
+	if truncated {
+		fmt.Fprintf(&b, "\n\n[the skill is longer than %s; read %s for the rest]", formatSize(skillMaxBytes), s.Path)
+	}
+	return textResult(b.String())
+}

@@ -1,0 +1,173 @@
+// Package tools holds zut's built-in tools (read, write, edit, bash, grep
+// and skill), the Tool interface the agent calls them through, and the list
+// of tool names reserved for built-ins.
+//
+// Tools are stateless values built from a Config; every tool is safe for
+// concurrent use. A tool never panics on bad arguments: it returns a Result
+// with IsError set and a message the model can act on.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/zut-go/zut/agent/skills"
+	"github.com/zut-go/zut/provider"
+)
+
+// Tool is one tool the model can call.
+type Tool interface {
+	// Definition is what the model is told: name, description and the JSON
+	// Schema of the arguments.
+	Definition() provider.Tool
+
+	// Run executes one call. args is the JSON object the model sent; it is
+	// validated strictly and a bad argument yields an error Result. progress
+	// (which may be nil) receives short status texts while the call runs,
+	// each replacing the previous one; it is only called from the goroutine
+	// running Run and never after Run returns. Run returns when ctx is done,
+	// with an error Result saying the call was aborted.
+	Run(ctx context.Context, args json.RawMessage, progress func(text string)) Result
+}
+
+// Previewer is implemented by tools that can describe a call in one short
+// line for the confirmation dialog and the UI.
+type Previewer interface {
+	Preview(args json.RawMessage) string
+}
+
+// Mutator is implemented by tools that can change the machine. Mutates
+// reports whether the call changes files or runs commands; the agent denies
+// such calls when the user asked for no mutation (--no-yolo).
+type Mutator interface {
+	Mutates(args json.RawMessage) bool
+}
+
+// Result is the outcome of one tool call.
+type Result struct {
+	// Content is sent to the model: text and image blocks.
+	Content []provider.Block
+	// IsError marks a failed call.
+	IsError bool
+	// Details is optional structured data for the UI (for example the old
+	// and new text of an edit, see FileChange); it is never sent to the
+	// model.
+	Details json.RawMessage
+}
+
+// Text returns the concatenated text blocks of r, one per line.
+func (r Result) Text() string {
+	var s string
+	for i, b := range r.Content {
+		if b.Type != provider.BlockText {
+			continue
+		}
+		if i > 0 && s != "" {
+			s += "\n"
+		}
+		s += b.Text
+	}
+	return s
+}
+
+// Config is what the built-in tools need from their host.
+type Config struct {
+	// CWD is the working directory: relative paths resolve against it and
+	// bash runs in it. Empty means the process's working directory.
+	CWD string
+	// Home is the user's home directory, used to expand "~". Empty means
+	// os.UserHomeDir.
+	Home string
+	// Skills is the discovered skill index; the skill tool is offered only
+	// when it is not nil.
+	Skills *skills.Index
+	// TempDir receives the full output of bash commands whose output was
+	// cut. Empty means os.TempDir. The files are left for the model to read.
+	TempDir string
+	// Shell is the shell bash runs commands with ("<shell> -c command").
+	// Empty means bash from PATH, else sh.
+	Shell string
+	// Ripgrep is the path of rg for the grep tool. Empty means "rg" looked
+	// up on PATH; when rg is missing the Go backend is used.
+	Ripgrep string
+	// NoRipgrep forces grep's Go backend even when rg is available.
+	NoRipgrep bool
+}
+
+// Builtins returns the built-in tools in the order they are offered: read,
+// write, edit, bash, grep, and skill when cfg.Skills is not nil.
+func Builtins(cfg Config) []Tool {
+	cfg = cfg.withDefaults()
+	ts := []Tool{
+		&readTool{cfg: cfg},
+		&writeTool{cfg: cfg},
+		&editTool{cfg: cfg},
+		&bashTool{cfg: cfg},
+		&grepTool{cfg: cfg},
+	}
+	if cfg.Skills != nil {
+		ts = append(ts, &skillTool{index: cfg.Skills})
+	}
+	return ts
+}
+
+// withDefaults fills the empty fields of cfg that have a default.
+func (cfg Config) withDefaults() Config {
+	if cfg.CWD == "" {
+		if wd, err := os.Getwd(); err == nil {
+			cfg.CWD = wd
+		}
+	}
+	if cfg.Home == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			cfg.Home = h
+		}
+	}
+	if cfg.TempDir == "" {
+		cfg.TempDir = os.TempDir()
+	}
+	if cfg.Shell == "" {
+		if p, err := exec.LookPath("bash"); err == nil {
+			cfg.Shell = p
+		} else {
+			cfg.Shell = "sh"
+		}
+	}
+	if cfg.Ripgrep == "" && !cfg.NoRipgrep {
+		if p, err := exec.LookPath("rg"); err == nil {
+			cfg.Ripgrep = p
+		}
+	}
+	return cfg
+}
+
+// textResult is a successful result holding one text block.
+func textResult(s string) Result {
+	return Result{Content: []provider.Block{provider.TextBlock(s)}}
+}
+
+// errorResult is a failed result holding one text block.
+func errorResult(format string, a ...any) Result {
+	return Result{Content: []provider.Block{provider.TextBlock(fmt.Sprintf(format, a...))}, IsError: true}
+}
+
+// withDetails returns r with Details set to the JSON encoding of v.
+func (r Result) withDetails(v any) Result {
+	b, err := json.Marshal(v)
+	if err == nil {
+		r.Details = b
+	}
+	return r
+}
+
+// definition builds a provider.Tool from a schema written as Go values.
+func definition(name, description string, schema map[string]any) provider.Tool {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		panic("tools: schema of " + name + " does not encode: " + err.Error())
+	}
+	return provider.Tool{Name: name, Description: description, Schema: b}
+}

@@ -1,0 +1,255 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Bounds of the Go grep backend.
+const (
+	walkWholeFile = 8 << 20  // files up to this size are read at once
+	walkMaxLine   = 16 << 20 // longer lines are matched on this prefix
+)
+
+// walker is the Go grep backend: it walks the tree in name order like
+// rg --sort path, applying the same ignore rules and glob semantics.
+type walker struct {
+	ctx     context.Context
+	q       *grepQuery
+	prefix  *regexp.Regexp // the pattern in multi-line mode: a quick test of a whole file
+	glob    *regexp.Regexp
+	negGlob bool
+	emit    func(grepFile) bool
+}
+
+// walkGrep runs q over the file system, handing each file's results to emit
+// in path order until emit returns false.
+func walkGrep(ctx context.Context, q *grepQuery, emit func(grepFile) bool) error {
+	w := &walker{ctx: ctx, q: q, emit: emit}
+	w.prefix = regexp.MustCompile("(?m)" + q.re.String())
+	if q.rootIsFile {
+		if f, ok := w.searchFile(q.root); ok {
+			emit(f)
+		}
+		return ctx.Err()
+	}
+	if q.glob != "" {
+		g := q.glob
+		if strings.HasPrefix(g, "!") {
+			w.negGlob, g = true, g[1:]
+		}
+		re, err := compileGlob(g)
+		if err != nil {
+			return err
+		}
+		w.glob = re
+	}
+	w.dir(q.root, parentIgnores(q.root))
+	return ctx.Err()
+}
+
+// dir searches one directory; it returns false to stop the walk.
+func (w *walker) dir(abs string, stack ignoreStack) bool {
+	stack = append(stack[:len(stack):len(stack)], dirIgnores(abs)...)
+	entries, err := os.ReadDir(abs) // sorted by name
+	if err != nil && len(entries) == 0 {
+		return true // unreadable: skipped, as rg does
+	}
+	for _, e := range entries {
+		if w.ctx.Err() != nil {
+			return false
+		}
+		name := e.Name()
+		if name == ".git" {
+			continue
+		}
+		typ := e.Type()
+		isDir := e.IsDir()
+		if typ&os.ModeSymlink != 0 || !isDir && !typ.IsRegular() {
+			continue
+		}
+		child := filepath.Join(abs, name)
+		if !w.wanted(child, isDir, stack) {
+			continue
+		}
+		if isDir {
+			if !w.dir(child, stack) {
+				return false
+			}
+			continue
+		}
+		if f, ok := w.searchFile(child); ok && !w.emit(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// wanted applies the glob and the ignore rules to one entry. A glob
+// overrides the ignore rules, as in rg: a file matching a positive glob is
+// searched even when ignored, and an entry matching a negative glob is
+// skipped. Directories only obey negative globs.
+func (w *walker) wanted(abs string, isDir bool, stack ignoreStack) bool {
+	if w.glob != nil {
+		rel, _ := relSlash(w.q.root, abs)
+		m := w.glob.MatchString(rel)
+		switch {
+		case w.negGlob && m:
+			return false
+		case !w.negGlob && !isDir && !m:
+			return false
+		case !w.negGlob && !isDir && m:
+			return true
+		}
+	}
+	return !stack.ignored(abs, isDir)
+}
+
+// searchFile matches one file. ok is false when the file cannot be read,
+// is binary (holds a NUL byte anywhere), or has no match.
+func (w *walker) searchFile(abs string) (grepFile, bool) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return grepFile{}, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return grepFile{}, false
+	}
+	if fi.Size() <= walkWholeFile {
+		data, err := io.ReadAll(f)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 || !w.prefix.Match(data) {
+			return grepFile{}, false
+		}
+		return w.matchLines(abs, &sliceLines{data: data})
+	}
+	return w.matchLines(abs, &readerLines{br: bufio.NewReaderSize(f, 1<<20)})
+}
+
+// lineSource yields the lines of a file without their "\n". binary is set
+// once a NUL byte was seen.
+type lineSource interface {
+	next() (line []byte, stable bool, ok bool)
+	binary() bool
+}
+
+// matchLines collects the matching lines of one file with their context.
+func (w *walker) matchLines(abs string, src lineSource) (grepFile, bool) {
+	res := grepFile{path: abs}
+	n := w.q.context
+	type held struct {
+		num  int
+		text []byte
+	}
+	var before []held // up to n lines before the next match
+	after, last := 0, 0
+	for num := 1; ; num++ {
+		line, stable, ok := src.next()
+		if !ok {
+			break
+		}
+		if num&1023 == 0 && w.ctx.Err() != nil {
+			return grepFile{}, false
+		}
+		if w.q.re.Match(line) {
+			for _, h := range before {
+				if h.num > last {
+					res.lines = append(res.lines, grepLine{num: h.num, text: trimCR(h.text)})
+				}
+			}
+			before = before[:0]
+			res.lines = append(res.lines, grepLine{num: num, text: trimCR(own(line, stable)), match: true})
+			last, after = num, n
+			continue
+		}
+		if after > 0 {
+			res.lines = append(res.lines, grepLine{num: num, text: trimCR(own(line, stable))})
+			last = num
+			after--
+			continue
+		}
+		if n > 0 {
+			if len(before) == n {
+				copy(before, before[1:])
+				before = before[:n-1]
+			}
+			before = append(before, held{num, own(line, stable)})
+		}
+	}
+	if src.binary() || len(res.lines) == 0 {
+		return grepFile{}, false
+	}
+	return res, true
+}
+
+// own returns line itself when it stays valid, else a copy.
+func own(line []byte, stable bool) []byte {
+	if stable {
+		return line
+	}
+	return append([]byte(nil), line...)
+}
+
+func trimCR(p []byte) []byte { return bytes.TrimSuffix(p, []byte{'\r'}) }
+
+// sliceLines splits a file held in memory.
+type sliceLines struct {
+	data []byte
+	off  int
+}
+
+func (s *sliceLines) next() ([]byte, bool, bool) {
+	if s.off >= len(s.data) {
+		return nil, true, false
+	}
+	rest := s.data[s.off:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		s.off = len(s.data)
+		return rest, true, true
+	}
+	s.off += i + 1
+	return rest[:i], true, true
+}
+
+func (s *sliceLines) binary() bool { return false } // checked before
+
+// readerLines streams a large file; lines past walkMaxLine are cut.
+type readerLines struct {
+	br  *bufio.Reader
+	buf []byte
+	bin bool
+}
+
+func (r *readerLines) next() ([]byte, bool, bool) {
+	if r.bin {
+		return nil, false, false
+	}
+	r.buf = r.buf[:0]
+	for {
+		part, err := r.br.ReadSlice('\n')
+		if len(r.buf)+len(part) <= walkMaxLine {
+			r.buf = append(r.buf, part...)
+		}
+		if bytes.IndexByte(part, 0) >= 0 {
+			r.bin = true
+			return nil, false, false
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(r.buf) == 0 && err != nil {
+			return nil, false, false
+		}
+		return bytes.TrimSuffix(r.buf, []byte{'\n'}), false, true
+	}
+}
+
+func (r *readerLines) binary() bool { return r.bin }

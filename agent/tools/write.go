@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/zut-go/zut/provider"
+)
+
+// writeTool creates or replaces a whole file, atomically.
+type writeTool struct{ cfg Config }
+
+func (t *writeTool) Definition() provider.Tool {
+	return definition("write",
+		"Create a file or replace its whole content. Missing parent directories are created; an existing file keeps its permissions. The file is replaced atomically. To change part of a file, prefer edit.",
+		map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"path":    map[string]any{"type": "string", "description": "File to write (relative to the working directory, absolute, or starting with ~/)."},
+				"content": map[string]any{"type": "string", "description": "The complete new content of the file."},
+			},
+			"required":             []string{"path", "content"},
+			"additionalProperties": false,
+		})
+}
+
+func (t *writeTool) Preview(raw json.RawMessage) string {
+	a, err := parseArgs("write", raw, "path", "content")
+	if err != nil {
+		return "write (bad arguments)"
+	}
+	p, _ := a.str("path", false)
+	c, _ := a.str("content", false)
+	return fmt.Sprintf("write %s (%s, %s)", p, plural(countLines([]byte(c)), "line"), formatSize(int64(len(c))))
+}
+
+func (t *writeTool) Mutates(json.RawMessage) bool { return true }
+
+func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+	a, err := parseArgs("write", raw, "path", "content")
+	if err != nil {
+		return errorResult("%v", err)
+	}
+	p, err := a.str("path", true)
+	if err != nil {
+		return errorResult("%v", err)
+	}
+	content, err := a.str("content", true)
+	if err != nil {
+		return errorResult("%v", err)
+	}
+	if p == "" {
+		return errorResult("write: path is empty; give the file to write")
+	}
+	if ctx.Err() != nil {
+		return errorResult("write: aborted before writing %s", p)
+	}
+	abs := t.cfg.resolve(p)
+	shown := t.cfg.display(abs)
+	old, oldTooBig, err := readForDiff(abs)
+	if err != nil {
+		return errorResult("write: %s: %v", shown, err)
+	}
+	created, err := writeAtomic(abs, []byte(content))
+	if err != nil {
+		return errorResult("write: %s: %v", shown, err)
+	}
+	verb := "wrote"
+	if created {
+		verb = "created"
+	}
+	msg := fmt.Sprintf("%s %s (%s, %s)", verb, shown, plural(countLines([]byte(content)), "line"), plural(len(content), "byte"))
+	return textResult(msg).withDetails(newFileChange(shown, created, old, content, oldTooBig))
+}
+
+// readForDiff returns the current text of the file at abs for the Details
+// of a write: "" when it does not exist; tooBig when it is over the Details
+// bound. A directory is an error.
+func readForDiff(abs string) (old string, tooBig bool, err error) {
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, unwrapPath(err)
+	}
+	if fi.IsDir() {
+		return "", false, errors.New("is a directory; give a file path")
+	}
+	if fi.Size() > maxDetailText {
+		return "", true, nil
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", false, unwrapPath(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxDetailText+1))
+	if err != nil {
+		return "", false, unwrapPath(err)
+	}
+	return string(b), len(b) > maxDetailText, nil
+}
