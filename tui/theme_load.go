@@ -186,7 +186,7 @@ func (s *ThemeSet) resolve(raw *rawTheme, batch map[string]*rawTheme, done map[s
 		return t, nil
 	}
 	if slices.Contains(chain, raw.name) {
-		return nil, &ThemeError{Path: raw.path, Field: "extends", Err: fmt.Errorf("themes extend each other in a cycle: %s → %s", strings.Join(chain, " → "), raw.name)}
+		return nil, &ThemeError{Path: raw.path, Field: "extends", Err: &cycleError{append(slices.Clone(chain), raw.name)}}
 	}
 	baseName := raw.extends
 	if baseName == "" {
@@ -196,6 +196,9 @@ func (s *ThemeSet) resolve(raw *rawTheme, batch map[string]*rawTheme, done map[s
 	if b, ok := batch[baseName]; ok && baseName != raw.name {
 		t, err := s.resolve(b, batch, done, append(chain, raw.name))
 		if err != nil {
+			if ce := (*cycleError)(nil); errors.As(err, &ce) {
+				return nil, &ThemeError{Path: raw.path, Field: "extends", Err: ce}
+			}
 			return nil, &ThemeError{Path: raw.path, Field: "extends", Err: fmt.Errorf("base theme %q is broken; fix %s first", baseName, b.path)}
 		}
 		base = t
@@ -222,6 +225,13 @@ func (s *ThemeSet) resolve(raw *rawTheme, batch map[string]*rawTheme, done map[s
 	}
 	done[raw.name] = t
 	return t, nil
+}
+
+// cycleError reports themes that extend each other in a loop.
+type cycleError struct{ chain []string }
+
+func (e *cycleError) Error() string {
+	return "themes extend each other in a cycle: " + strings.Join(e.chain, " → ") + "; make one of them extend dark or light"
 }
 
 // rawTheme is one theme file as written, before "extends" is applied.
