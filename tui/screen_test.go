@@ -23,11 +23,11 @@ type screenStep struct {
 	clear    bool
 }
 
-func render(row, col int, live ...string) screenStep {
+func stepRender(row, col int, live ...string) screenStep {
 	return screenStep{live: live, row: row, col: col}
 }
-func commit(lines ...string) screenStep { return screenStep{commit: lines} }
-func resize(w, h int) screenStep        { return screenStep{resize: [2]int{w, h}} }
+func stepCommit(lines ...string) screenStep { return screenStep{commit: lines} }
+func stepResize(w, h int) screenStep        { return screenStep{resize: [2]int{w, h}} }
 
 // screenHarness drives a Screen into a virtual terminal and checks after
 // every frame that the terminal shows exactly the live region.
@@ -49,7 +49,7 @@ func newScreenHarness(t *testing.T, w, h int, reflow, sync bool) *screenHarness 
 }
 
 // plain strips escape sequences and trailing blanks, as the vt shows text.
-func plain(s string) string {
+func plainText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if n := escapeLen(s[i:]); n > 0 {
@@ -133,9 +133,9 @@ func (hs *screenHarness) check(i int, st screenStep) {
 		t.Fatalf("step %d: cursor at row %d, live cursor row %d: region above the screen", i, crow, row)
 	}
 	for j, l := range live {
-		want := plain(Truncate(l, w, "…"))
+		want := plainText(Truncate(l, w, "…"))
 		if top+j >= h || lines[top+j] != want {
-			t.Fatalf("step %d: row %d = %q, want %q\n%s", i, top+j, at(lines, top+j), want, hs.tail())
+			t.Fatalf("step %d: row %d = %q, want %q\n%s", i, top+j, rowAt(lines, top+j), want, hs.tail())
 		}
 	}
 	for y := top + len(live); y < h; y++ {
@@ -157,7 +157,7 @@ func (hs *screenHarness) tail() string {
 	return l[max(0, len(l)-2500):]
 }
 
-func at(lines []string, i int) string {
+func rowAt(lines []string, i int) string {
 	if i < len(lines) {
 		return lines[i]
 	}
@@ -193,101 +193,101 @@ var screenTests = []struct {
 	steps  []screenStep
 }{
 	{"frames", 30, 8, true, true, []screenStep{
-		render(0, 2, "> "),
-		render(0, 2, "> "),
-		render(0, 7, "> hello"),
-		render(1, 2, "status: thinking", "> hello"),
-		render(2, 8, "status: thinking", "note: saved", "> hello!"),
-		render(1, 2, "status: done", "> "),
-		render(-1, 0, "panel", "  item one", "  item two"),
-		render(0, 2, "> "),
+		stepRender(0, 2, "> "),
+		stepRender(0, 2, "> "),
+		stepRender(0, 7, "> hello"),
+		stepRender(1, 2, "status: thinking", "> hello"),
+		stepRender(2, 8, "status: thinking", "note: saved", "> hello!"),
+		stepRender(1, 2, "status: done", "> "),
+		stepRender(-1, 0, "panel", "  item one", "  item two"),
+		stepRender(0, 2, "> "),
 	}},
 	{"streaming", 24, 6, true, true, []screenStep{
-		render(1, 2, "assistant:", "> "),
-		render(2, 2, "assistant:", "The quick", "> "),
-		render(2, 2, "assistant:", "The quick brown", "> "),
-		render(2, 2, "assistant:", "The quick brown fox", "> "),
-		commit("assistant:", "The quick brown fox"),
-		render(1, 2, "jumps", "> "),
-		render(1, 2, "jumps over the lazy", "> "),
-		commit("jumps over the lazy"),
-		render(1, 2, "dog.", "> "),
-		commit("dog.", ""),
-		render(0, 2, "> "),
-		commit("you: next question"),
-		render(0, 2, "> "),
+		stepRender(1, 2, "assistant:", "> "),
+		stepRender(2, 2, "assistant:", "The quick", "> "),
+		stepRender(2, 2, "assistant:", "The quick brown", "> "),
+		stepRender(2, 2, "assistant:", "The quick brown fox", "> "),
+		stepCommit("assistant:", "The quick brown fox"),
+		stepRender(1, 2, "jumps", "> "),
+		stepRender(1, 2, "jumps over the lazy", "> "),
+		stepCommit("jumps over the lazy"),
+		stepRender(1, 2, "dog.", "> "),
+		stepCommit("dog.", ""),
+		stepRender(0, 2, "> "),
+		stepCommit("you: next question"),
+		stepRender(0, 2, "> "),
 	}},
 	{"no sync", 20, 5, false, false, []screenStep{
-		render(0, 2, "> "),
-		render(1, 4, "working", "> ab"),
-		commit("line 1", "line 2"),
-		render(1, 4, "working", "> ab"),
-		render(0, 2, "> "),
+		stepRender(0, 2, "> "),
+		stepRender(1, 4, "working", "> ab"),
+		stepCommit("line 1", "line 2"),
+		stepRender(1, 4, "working", "> ab"),
+		stepRender(0, 2, "> "),
 	}},
 	{"small 20x5", 20, 5, true, true, []screenStep{
-		render(0, 2, "> "),
-		commit("first committed line", "second"),
-		render(6, 2, "l1", "l2", "l3", "l4", "l5", "l6", "> "),
-		render(7, 3, "l1", "l2", "l3", "l4", "l5", "l6", "l7", "> x"),
-		commit("l1", "l2", "l3"),
-		render(4, 3, "l4", "l5", "l6", "l7", "> x"),
-		render(0, 3, "> x"),
-		render(0, 40, "> a line far wider than twenty cells"),
+		stepRender(0, 2, "> "),
+		stepCommit("first committed line", "second"),
+		stepRender(6, 2, "l1", "l2", "l3", "l4", "l5", "l6", "> "),
+		stepRender(7, 3, "l1", "l2", "l3", "l4", "l5", "l6", "l7", "> x"),
+		stepCommit("l1", "l2", "l3"),
+		stepRender(4, 3, "l4", "l5", "l6", "l7", "> x"),
+		stepRender(0, 3, "> x"),
+		stepRender(0, 40, "> a line far wider than twenty cells"),
 	}},
 	{"cjk emoji", 16, 6, true, true, []screenStep{
-		render(0, 4, "世界"),
-		render(0, 8, "世界世界"),
-		render(0, 6, "世界👍🏽"),
-		render(1, 2, "🇯🇵 flag e\u0301", "👨\u200d👩\u200d👧 fam"),
-		render(1, 2, "🇯🇵 flag é", "👨\u200d👩\u200d👧 family!"),
-		render(0, 16, "日本語のテキストが長すぎる"),
-		commit("日本語のテキストが長すぎる"),
-		render(0, 2, "> "),
+		stepRender(0, 4, "世界"),
+		stepRender(0, 8, "世界世界"),
+		stepRender(0, 6, "世界👍🏽"),
+		stepRender(1, 2, "🇯🇵 flag e\u0301", "👨\u200d👩\u200d👧 fam"),
+		stepRender(1, 2, "🇯🇵 flag é", "👨\u200d👩\u200d👧 family!"),
+		stepRender(0, 16, "日本語のテキストが長すぎる"),
+		stepCommit("日本語のテキストが長すぎる"),
+		stepRender(0, 2, "> "),
 	}},
 	{"styles", 20, 4, true, true, []screenStep{
-		render(0, 0, "\x1b[1mbold\x1b[0m plain"),
-		render(0, 0, "\x1b[1mbold and more"),
-		render(0, 0, "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ after"),
-		render(0, 0, "\x1b[31mred text that is too long"),
+		stepRender(0, 0, "\x1b[1mbold\x1b[0m plain"),
+		stepRender(0, 0, "\x1b[1mbold and more"),
+		stepRender(0, 0, "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ after"),
+		stepRender(0, 0, "\x1b[31mred text that is too long"),
 	}},
 	{"resize reflow", 20, 6, true, true, []screenStep{
-		commit("history line one", "history line two"),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
-		resize(10, 6),
-		render(3, 10, "streaming", "text here.", "status", "> typing.."),
-		resize(30, 6),
-		render(2, 10, "streaming text here. more", "status", "> typing.."),
-		resize(12, 6),
-		render(4, 10, "streaming", "text here.", "more", "status", "> typing.."),
-		resize(20, 6),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
+		stepCommit("history line one", "history line two"),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
+		stepResize(10, 6),
+		stepRender(3, 10, "streaming", "text here.", "status", "> typing.."),
+		stepResize(30, 6),
+		stepRender(2, 10, "streaming text here. more", "status", "> typing.."),
+		stepResize(12, 6),
+		stepRender(4, 10, "streaming", "text here.", "more", "status", "> typing.."),
+		stepResize(20, 6),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
 	}},
 	// A known limit: when a narrower terminal rewraps the live region into
 	// more rows than the screen has, the terminal pushes its top rows into
 	// the scrollback, where nothing can erase them.
 	{"resize reflow region pushed into scrollback", 30, 6, true, true, []screenStep{
-		commit("history line one", "history line two"),
-		render(2, 10, "streaming text here. more", "status", "> typing.."),
-		resize(12, 4),
-		render(4, 10, "streaming", "text here.", "more", "status", "> typing.."),
-		resize(20, 6),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
+		stepCommit("history line one", "history line two"),
+		stepRender(2, 10, "streaming text here. more", "status", "> typing.."),
+		stepResize(12, 4),
+		stepRender(4, 10, "streaming", "text here.", "more", "status", "> typing.."),
+		stepResize(20, 6),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
 	}},
 	{"resize cut", 20, 6, false, false, []screenStep{
-		commit("history line one", "history line two"),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
-		resize(10, 6),
-		render(3, 10, "streaming", "text here.", "status", "> typing.."),
-		resize(25, 8),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
-		resize(25, 3),
-		render(2, 10, "streaming text here.", "status", "> typing.."),
+		stepCommit("history line one", "history line two"),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
+		stepResize(10, 6),
+		stepRender(3, 10, "streaming", "text here.", "status", "> typing.."),
+		stepResize(25, 8),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
+		stepResize(25, 3),
+		stepRender(2, 10, "streaming text here.", "status", "> typing.."),
 	}},
 	{"clear", 20, 5, true, true, []screenStep{
-		render(1, 2, "status", "> "),
-		commit("pending"),
+		stepRender(1, 2, "status", "> "),
+		stepCommit("pending"),
 		{clear: true},
-		render(0, 2, "> "),
+		stepRender(0, 2, "> "),
 	}},
 }
 
@@ -342,17 +342,17 @@ func TestScreenRandom(t *testing.T) {
 			switch r := rng.Intn(10); {
 			case r == 0 && len(live) > 0:
 				n := 1 + rng.Intn(len(live))
-				st = commit(live[:n]...)
+				st = stepCommit(live[:n]...)
 				hs.step(i, st)
 				live = live[n:]
 				continue
 			case r == 1:
-				st = commit(line())
+				st = stepCommit(line())
 				hs.step(i, st)
 				continue
 			case r == 2 && seed%3 == 0:
 				w, h = 10+rng.Intn(30), 3+rng.Intn(8)
-				hs.step(i, resize(w, h))
+				hs.step(i, stepResize(w, h))
 				continue
 			case r < 5 && len(live) > 0:
 				live[rng.Intn(len(live))] = line()
@@ -362,7 +362,7 @@ func TestScreenRandom(t *testing.T) {
 				live = live[:rng.Intn(len(live))]
 			}
 			row := rng.Intn(len(live)+1) - 1
-			hs.step(i, render(row, rng.Intn(w), append([]string(nil), live...)...))
+			hs.step(i, stepRender(row, rng.Intn(w), append([]string(nil), live...)...))
 		}
 	}
 }
