@@ -50,7 +50,7 @@ func splitFrontMatter(text string) (front, body string, ok bool, err error) {
 // are ignored. Keys are returned as written.
 func parseFrontMatter(front string) (map[string]string, error) {
 	out := map[string]string{}
-	lines := strings.Split(strings.ReplaceAll(front, "\r\n", "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(front, "\r\n", "\n"), "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		trimmed := strings.TrimSpace(line)
@@ -221,8 +221,10 @@ func foldBlock(lines []string) string {
 		if i > 0 {
 			prev := lines[i-1]
 			switch {
-			case l == "" || prev == "":
+			case l == "":
 				b.WriteByte('\n')
+			case prev == "":
+				// the empty line already wrote the break
 			case strings.HasPrefix(l, " ") || strings.HasPrefix(prev, " "):
 				b.WriteByte('\n')
 			default:
