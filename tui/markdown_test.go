@@ -317,3 +317,104 @@ func FuzzMarkdown(f *testing.F) {
 		}
 	})
 }
+
+// TestMarkdownPartial shows what an unfinished text looks like: markers
+// that are still open render as if closed, half a closing fence and half
+// a table row are held back.
+func TestMarkdownPartial(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // plain lines, styles annotated
+	}{
+		{"open bold", "Some **bold te", []string{"«fg=text»Some «bold fg=text»bold te«»"}},
+		{"open italic", "an *ital", []string{"«fg=text»an «italic fg=text»ital«»"}},
+		{"open strike", "~~gone", []string{"«strike fg=text»gone«»"}},
+		{"open code", "run `go te", []string{"«fg=text»run «fg=md_code bg=md_code_bg»go te«»"}},
+		{"open link", "see [docs](https://exa", []string{"«fg=text»see «underline fg=md_link»docs«fg=muted» (https://exa)«»"}},
+		{"open bracket stays", "see [docs", []string{"«fg=text»see [docs«»"}},
+		{"times is not emphasis", "2*3", []string{"«fg=text»2*3«»"}},
+		{"half closing fence", "```\ncode\n``", []string{"«fg=border»" + strings.Repeat("─", 30) + "«»", "«fg=md_code_block»code«»"}},
+		{"half table row", "| a |\n|---|\n| 1 |\n| 2", []string{"«fg=md_table_border»┌───┐«»", "«fg=md_table_border»│«» «bold fg=text»a«» «fg=md_table_border»│«»", "«fg=md_table_border»├───┤«»", "«fg=md_table_border»│«» «fg=text»1«» «fg=md_table_border»│«»", "«fg=md_table_border»└───┘«»"}},
+		{"split rune", "caf\xc3", []string{"«fg=text»caf«»"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewMarkdown(MarkdownOptions{Width: 30, Profile: ProfileANSI256, Theme: testTheme()})
+			m.WriteString(tc.in)
+			if got := mapLines(m.Lines(), annotate); !slices.Equal(got, tc.want) {
+				t.Errorf("WriteString(%q) lines =\n%s\nwant\n%s", tc.in, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestMarkdownStableGrows checks that lines become stable while the text
+// streams, not only at the end: after a block is followed by another, and
+// line by line inside a code block and a list.
+func TestMarkdownStableGrows(t *testing.T) {
+	m := NewMarkdown(MarkdownOptions{Width: 40, Profile: ProfileNone})
+	steps := []struct {
+		write  string
+		stable int
+	}{
+		{"# Title\n", 1},
+		{"Para", 1},
+		{"graph\n", 1},
+		{"\n", 3}, // the paragraph closed by a blank line: title, blank, paragraph
+		{"```go\n", 5},
+		{"a := 1\n", 6},
+		{"b := 2", 6},
+		{"\n", 7},
+		{"```\n", 8},
+		{"\n- one\n", 8},
+		{"- two\n", 10},
+		{"- three", 10}, // "- three" may still become something else
+		{"\n", 11},
+	}
+	for _, s := range steps {
+		m.WriteString(s.write)
+		if m.Stable() != s.stable {
+			t.Fatalf("after %q: Stable() = %d, want %d; lines:\n%s", m.Text(), m.Stable(), s.stable, strings.Join(m.Lines(), "\n"))
+		}
+	}
+	m.Finish()
+	if m.Stable() != len(m.Lines()) {
+		t.Errorf("after Finish: Stable() = %d of %d lines", m.Stable(), len(m.Lines()))
+	}
+}
+
+func TestMarkdownLifecycle(t *testing.T) {
+	m := NewMarkdown(MarkdownOptions{Width: 20})
+	m.WriteString("hello **world**")
+	m.Finish()
+	if _, err := m.WriteString("more"); err == nil {
+		t.Error("WriteString after Finish succeeded, want an error")
+	}
+	m.Set("hello **world**") // the same text: nothing to do
+	if !m.Done() || len(m.Lines()) != 1 {
+		t.Errorf("Set(same text) changed the finished renderer: done=%v lines=%q", m.Done(), m.Lines())
+	}
+	m.Set("other text")
+	if m.Done() || m.Text() != "other text" || m.Lines()[0] != "other text" {
+		t.Errorf("Set(other text) = %q (done %v), want a fresh render", m.Lines(), m.Done())
+	}
+	m.Set("other text, continued")
+	if m.Text() != "other text, continued" {
+		t.Errorf("Set(continuation) text = %q", m.Text())
+	}
+	o := m.Options()
+	o.Width = 8
+	m.SetOptions(o)
+	for _, l := range m.Lines() {
+		if StringWidth(l) > 8 {
+			t.Errorf("after SetOptions(width 8): line %q is wider", l)
+		}
+	}
+	if want := RenderMarkdown("other text, continued", o); !slices.Equal(append(m.Lines()[:0:0], m.Lines()...), want) && m.Done() {
+		t.Errorf("after SetOptions: %q, want %q", m.Lines(), want)
+	}
+	m.Reset()
+	if len(m.Lines()) != 0 || m.Stable() != 0 || m.Text() != "" {
+		t.Errorf("after Reset: lines %q, stable %d, text %q", m.Lines(), m.Stable(), m.Text())
+	}
+}

@@ -296,3 +296,16 @@ func TestSwatchGolden(t *testing.T) {
 		t.Errorf("swatches differ from %s; run go test ./tui -run TestSwatchGolden -update and review the diff", path)
 	}
 }
+
+// TestThemesDoc keeps docs/themes.md listing every role.
+func TestThemesDoc(t *testing.T) {
+	doc, err := os.ReadFile("../docs/themes.md")
+	if err != nil {
+		t.Skipf("docs/themes.md not found: %v", err)
+	}
+	for _, r := range Roles() {
+		if !strings.Contains(string(doc), "`"+r.String()+"`") {
+			t.Errorf("docs/themes.md does not mention role %s", r)
+		}
+	}
+}
