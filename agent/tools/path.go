@@ -93,18 +93,18 @@ func similarNames(dir, name string, n int) []string {
 		en := e.Name()
 		le := strings.ToLower(en)
 		score := -1
+		d := editDistance(lname, le, 3)
 		switch {
 		case le == lname:
 			score = 0
+		case d <= 2:
+			score = 1 + d
 		case stem(le) == stem(lname):
-			score = 1
+			score = 4
 		case len(lname) >= 3 && (strings.Contains(le, lname) || strings.Contains(lname, le) && len(le) >= 3):
-			score = 2
-		default:
-			d := editDistance(lname, le, 3)
-			if d <= 2 || d <= 3 && len(lname) >= 8 {
-				score = 2 + d
-			}
+			score = 5
+		case d <= 3 && len(lname) >= 8:
+			score = 6
 		}
 		if score >= 0 {
 			cands = append(cands, cand{en, score})
