@@ -53,7 +53,11 @@ type Markdown struct {
 	blocks    int
 	openStart int
 	openLines int
-	r         mdRenderer
+	// resume is set while the first open block is a long top-level code
+	// fence: parsing restarts inside it at openStart instead of at its
+	// start.
+	resume *mdBlock
+	r      mdRenderer
 }
 
 // NewMarkdown returns an empty renderer.
@@ -158,6 +162,7 @@ func (m *Markdown) Stable() int { return m.stable }
 func (m *Markdown) restart() {
 	m.lines = m.lines[:0]
 	m.stable, m.blocks, m.openStart, m.openLines = 0, 0, 0, 0
+	m.resume = nil
 	m.r = mdRenderer{theme: m.opts.Theme, hyperlinks: m.opts.Hyperlinks && m.opts.Profile != ProfileNone}
 }
 
@@ -170,7 +175,7 @@ func (m *Markdown) update() {
 		end = completeUTF8(s)
 	}
 	region := s[m.openStart:end]
-	root := parseBlocks(region, m.openStart, m.done)
+	root := parseBlocks(region, m.openStart, m.done, m.resume)
 	m.r.done = m.done
 	m.r.tip = nil
 	if !m.done {
@@ -184,14 +189,20 @@ func (m *Markdown) update() {
 	i := 0
 	for ; i < len(kids) && kids[i].final; i++ {
 		lines, _ := m.r.block(kids[i], width, ctx)
-		full, _ := m.separate(lines, len(lines), m.blocks > 0)
-		m.commit(full[min(m.openLines, len(full)):])
+		b := blockLines{lines: lines, sep: m.blocks > 0 && len(lines) > 0}
+		m.commit(b, min(m.openLines, b.len()), b.len())
 		m.openLines = 0
 		m.blocks++
+	}
+	if i > 0 {
+		m.resume = nil // the resumed fence, kids[0], is committed
 	}
 	next := m.openStart + len(region)
 	if i < len(kids) {
 		next = kids[i].start
+		if m.resume != nil {
+			next = m.openStart
+		}
 	} else if !m.done {
 		next = m.openStart + strings.LastIndexByte(region, '\n') + 1
 	}
@@ -201,39 +212,55 @@ func (m *Markdown) update() {
 	}
 	for j := i; j < len(kids); j++ {
 		lines, st := m.r.block(kids[j], width, ctx)
-		full, st := m.separate(lines, st, m.blocks > 0 || j > i)
+		b := blockLines{lines: lines, sep: (m.blocks > 0 || j > i) && len(lines) > 0}
+		if b.sep && st > 0 {
+			st++
+		}
 		from := 0
 		if j == i {
 			if st > m.openLines {
-				m.commit(full[m.openLines:st])
+				m.commit(b, m.openLines, st)
 				m.openLines = st
 			}
-			from = min(m.openLines, len(full))
+			from = min(m.openLines, b.len())
 		}
-		for _, l := range full[from:] {
-			m.lines = append(m.lines, m.format(l))
+		for k := from; k < b.len(); k++ {
+			m.lines = append(m.lines, m.format(b.line(k)))
+		}
+		if j == i {
+			m.resumeFence(kids[j])
 		}
 	}
 }
 
-// separate puts the blank line before a block that follows another.
-func (m *Markdown) separate(lines [][]Span, stable int, sep bool) ([][]Span, int) {
-	if !sep || len(lines) == 0 {
-		return lines, stable
-	}
-	full := make([][]Span, 0, len(lines)+1)
-	full = append(full, nil)
-	full = append(full, lines...)
-	if stable > 0 {
-		stable++
-	}
-	return full, stable
+// blockLines are a top-level block's lines, after a blank separator line
+// when sep is set.
+type blockLines struct {
+	lines [][]Span
+	sep   bool
 }
 
-// commit appends final lines.
-func (m *Markdown) commit(lines [][]Span) {
-	for _, l := range lines {
-		m.lines = append(m.lines, m.format(l))
+func (b blockLines) len() int {
+	if b.sep {
+		return len(b.lines) + 1
+	}
+	return len(b.lines)
+}
+
+func (b blockLines) line(k int) []Span {
+	if b.sep {
+		if k == 0 {
+			return nil
+		}
+		k--
+	}
+	return b.lines[k]
+}
+
+// commit appends lines [from, to) of b as final lines.
+func (m *Markdown) commit(b blockLines, from, to int) {
+	for k := from; k < to; k++ {
+		m.lines = append(m.lines, m.format(b.line(k)))
 	}
 	m.stable = len(m.lines)
 }
@@ -241,6 +268,25 @@ func (m *Markdown) commit(lines [][]Span) {
 // format turns a line of spans into text for the terminal.
 func (m *Markdown) format(l []Span) string {
 	return clampLine(RenderSpans(l, m.opts.Profile, m.r.hyperlinks), m.opts.Width)
+}
+
+// resumeFence arranges for the next parse to start inside b, a top-level
+// code fence still streaming, after its complete lines (which the code
+// cache holds).
+func (m *Markdown) resumeFence(b *mdBlock) {
+	if b.kind != mdFence || b.depth != 1 || !b.open || !b.headComplete || b.complete == 0 {
+		return
+	}
+	cc := &m.r.code
+	base := b.lineBase + b.complete
+	if !cc.valid || cc.key != (memoKey{b.start, b.kind, b.depth}) || cc.n != base {
+		return
+	}
+	r := *b
+	r.lines, r.children, r.parent = nil, nil, nil
+	r.lineBase = base
+	m.resume = &r
+	m.openStart = b.completeEnd
 }
 
 // lastLeaf returns the last leaf block in document order, or nil.

@@ -72,3 +72,26 @@ func BenchmarkMarkdownOneShot(b *testing.B) {
 		RenderMarkdown(answer, opts)
 	}
 }
+
+// BenchmarkMarkdownStreamLongCode streams one code block of 400 lines, the
+// case where re-parsing the open block costs most.
+func BenchmarkMarkdownStreamLongCode(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("```go\n")
+	for i := range 400 {
+		sb.WriteString("\tx := compute(" + strings.Repeat("a", i%20) + ", 42) // step\n")
+	}
+	sb.WriteString("```\n")
+	ds := deltas(sb.String())
+	opts := MarkdownOptions{Width: 100, Profile: ProfileTrueColor}
+	b.ReportAllocs()
+	for b.Loop() {
+		m := NewMarkdown(opts)
+		for _, d := range ds {
+			m.WriteString(d)
+		}
+		m.Finish()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ds)), "ns/delta")
+	b.ReportMetric(float64(len(ds)), "deltas")
+}

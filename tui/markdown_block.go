@@ -57,8 +57,14 @@ type mdBlock struct {
 	// its info string is known.
 	headComplete bool
 	// complete counts the leading lines (code lines, table rows) that came
-	// from complete source lines.
-	complete int
+	// from complete source lines; completeEnd is the source offset after
+	// the last of them.
+	complete    int
+	completeEnd int
+	// lineBase is the index in the whole code block of lines[0]: a fence
+	// whose first lines were committed is parsed again from where they end
+	// (see parseBlocks).
+	lineBase int
 
 	ordered       bool // list, item
 	marker        byte // list, item: '-', '+', '*', or '.' and ')' when ordered
@@ -92,6 +98,7 @@ func (b *mdBlock) lastOpen() *mdBlock {
 type mdParser struct {
 	root      *mdBlock
 	partial   bool // the line being processed is not complete yet
+	lineEnd   int  // absolute offset after the line being processed
 	prevBlank bool
 }
 
@@ -100,8 +107,18 @@ type mdParser struct {
 // without a newline is parsed but blocks it closes are not final, and
 // blocks still open at the end stay open. When done is true everything is
 // closed and final.
-func parseBlocks(src string, base int, done bool) *mdBlock {
+//
+// resume, when not nil, is a top-level fenced code block that src
+// continues: parsing starts inside it, which keeps the cost of a long
+// streaming code block independent of its length.
+func parseBlocks(src string, base int, done bool, resume *mdBlock) *mdBlock {
 	p := &mdParser{root: &mdBlock{kind: mdDocument, open: true, start: base}}
+	if resume != nil {
+		f := *resume
+		f.parent, f.children, f.lines = p.root, nil, nil
+		f.open, f.final, f.complete, f.completeEnd = true, false, 0, base
+		p.root.children = []*mdBlock{&f}
+	}
 	for off := 0; off < len(src); {
 		end := strings.IndexByte(src[off:], '\n')
 		var line string
@@ -114,6 +131,7 @@ func parseBlocks(src string, base int, done bool) *mdBlock {
 			p.partial = !done
 		}
 		line = strings.TrimSuffix(line, "\r")
+		p.lineEnd = base + next
 		p.line(tabsToSpaces(line), base+off)
 		off = next
 	}
@@ -370,6 +388,7 @@ func (p *mdParser) addLeafLine(b *mdBlock, s string) {
 	b.lines = append(b.lines, s)
 	if !p.partial {
 		b.complete = len(b.lines)
+		b.completeEnd = p.lineEnd
 	}
 }
 

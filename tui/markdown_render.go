@@ -161,13 +161,16 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 		label := "── " + cleanText(lang) + " "
 		head = label + strings.Repeat("─", max(width-textWidth(label), 0))
 	}
-	lines = append(lines, truncateSpans([]Span{{Text: head, Style: border}}, width))
-
 	key := memoKey{b.start, b.kind, b.depth}
 	cc := &r.code
 	if !cc.valid || cc.key != key || cc.width != width {
+		// The cache starts with the head line, so that a streaming
+		// block's lines are the cached lines without copying.
 		*cc = codeCache{key: key, width: width, valid: true}
+		cc.lines = append(cc.lines, nil)
 	}
+	// The info string may still be arriving.
+	cc.lines[0] = truncateSpans([]Span{{Text: head, Style: border}}, width)
 	render := func(line string, st hlState) ([][]Span, hlState) {
 		line = cleanText(line)
 		var spans []Span
@@ -180,6 +183,8 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 		}
 		return hardWrap(spans, width), st
 	}
+	// Line numbers here count from the top of the whole block; b.lines
+	// may start further down (lineBase) when the fence was resumed.
 	complete := b.complete
 	if b.final {
 		complete = len(b.lines)
@@ -189,19 +194,27 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 			complete--
 		}
 	}
-	for cc.n < complete {
-		l, st := render(b.lines[cc.n], cc.state)
+	if cc.n < b.lineBase {
+		// Fences are resumed only from lines in this cache, so this does
+		// not happen; if it did, skipping the lost lines beats crashing.
+		cc.n = b.lineBase
+	}
+	for cc.n < b.lineBase+complete {
+		l, st := render(b.lines[cc.n-b.lineBase], cc.state)
 		cc.lines = append(cc.lines, l...)
 		cc.state = st
 		cc.n++
 	}
-	lines = append(lines, cc.lines...)
+	// Lines after the cached ones go into the cache's spare capacity: the
+	// caller uses them before the next render, and a final block's
+	// lines are never overwritten because its cache is dropped.
+	lines = cc.lines
 	stable = len(lines)
 	if b.kind == mdFence && !b.headComplete {
 		stable = 0
 	}
 	st := cc.state
-	for _, line := range b.lines[complete:] {
+	for _, line := range b.lines[cc.n-b.lineBase:] {
 		var l [][]Span
 		l, st = render(line, st)
 		lines = append(lines, l...)
