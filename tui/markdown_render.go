@@ -21,6 +21,14 @@ type mdRenderer struct {
 	tip  *mdBlock
 	memo map[memoKey][][]Span
 	code codeCache
+	// table keeps the last rendering of the table being streamed: its
+	// lines change only when a row completes.
+	tableCache struct {
+		key   memoKey
+		rows  int
+		width int
+		lines [][]Span
+	}
 }
 
 // memoKey identifies a final block across re-parses of a growing text.
@@ -159,7 +167,11 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 	head := strings.Repeat("─", width)
 	if lang != "" {
 		label := "── " + cleanText(lang) + " "
-		head = label + strings.Repeat("─", max(width-textWidth(label), 0))
+		if lw := textWidth(label); lw <= width {
+			head = label + strings.Repeat("─", width-lw)
+		} else {
+			head = label
+		}
 	}
 	key := memoKey{b.start, b.kind, b.depth}
 	cc := &r.code
@@ -170,7 +182,10 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 		cc.lines = append(cc.lines, nil)
 	}
 	// The info string may still be arriving.
-	cc.lines[0] = truncateSpans([]Span{{Text: head, Style: border}}, width)
+	cc.lines[0] = []Span{{Text: head, Style: border}}
+	if len(head) > 3*width {
+		cc.lines[0] = truncateSpans(cc.lines[0], width)
+	}
 	render := func(line string, st hlState) ([][]Span, hlState) {
 		line = cleanText(line)
 		var spans []Span

@@ -21,6 +21,17 @@ func (r *mdRenderer) table(b *mdBlock, width int, c renderCtx) [][]Span {
 	if !b.final && !r.done {
 		rows = rows[:max(b.complete, 1)]
 	}
+	key := memoKey{b.start, b.kind, b.depth}
+	if tc := &r.tableCache; tc.key == key && tc.rows == len(rows) && tc.width == width && tc.lines != nil {
+		return tc.lines
+	}
+	lines := r.tableLines(b, rows, width, c)
+	r.tableCache.key, r.tableCache.rows, r.tableCache.width, r.tableCache.lines = key, len(rows), width, lines
+	return lines
+}
+
+// tableLines lays out the given rows of a table.
+func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCtx) [][]Span {
 	ncols := len(b.aligns)
 	border := r.theme.Style(RoleMDTableBorder)
 	head := c.base
