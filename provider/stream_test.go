@@ -392,6 +392,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(errorStatus(429, `{}`, "Retry-After", "30")))
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	s, _ := (&Anthropic{Config: testConfig(srv.URL)}).Stream(ctx, &Request{Model: "m"})
 	defer s.Close()
 	for s.Next() {

@@ -1,0 +1,311 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Options are the inputs of Resolve: the command-line flags and where to
+// read the rest.
+type Options struct {
+	Provider  string // --provider ("" to choose)
+	Model     string // --model, also "provider/model"
+	BaseURL   string // --base-url
+	APIKey    string // --api-key
+	Reasoning string // --reasoning: off, minimal, low, medium, high, max, adaptive, or a token budget
+	// Getenv reads the environment (os.Getenv in main, a map in tests).
+	Getenv func(string) string
+	// Home is $ZUT_HOME, holding auth.json and models.json; "" reads neither.
+	Home string
+	// HTTPClient is used by the client and the local probes; nil picks a
+	// default client.
+	HTTPClient *http.Client
+	// Probe asks a local server for its models; nil uses ServerModels.
+	// Tests replace it to keep off real ports.
+	Probe func(ctx context.Context, p ProviderInfo, baseURL string) ([]string, error)
+}
+
+func (o *Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+func (o *Options) probe(ctx context.Context, p ProviderInfo, base string) ([]string, error) {
+	if o.Probe != nil {
+		return o.Probe(ctx, p, base)
+	}
+	return ServerModels(ctx, o.HTTPClient, p, base)
+}
+
+// Resolved is what Resolve chose.
+type Resolved struct {
+	Client   Client
+	Provider ProviderInfo
+	// Model is the catalog entry (limits, prices, reasoning style); for a
+	// model the catalog does not know, only Provider, ID and Wire are set.
+	Model Model
+	// Known reports whether Model came from the catalog or models.json.
+	Known     bool
+	BaseURL   string
+	Reasoning Reasoning // parsed --reasoning, for Request.Reasoning
+	// KeySource says where the key came from: "--api-key", an environment
+	// variable name, "auth.json", or "" when none is used.
+	KeySource string
+	// Display is "provider/model", for the status line and sessions.
+	Display string
+	// Note explains a choice the user did not make explicitly, for example
+	// that a local Ollama server was picked because no key is set.
+	Note string
+}
+
+// Resolve picks the provider, model, key and base URL from the flags, the
+// environment, auth.json and models.json, and builds the client.
+//
+// Precedence: flags, then environment variables, then auth.json (keys) and
+// models.json (providers and models), then the built-in catalog. Without
+// --provider the provider is taken from --model ("anthropic/claude-…" or a
+// catalog model id), else the first provider with a key, else a local
+// Ollama or llama.cpp server that answers.
+func Resolve(ctx context.Context, o Options) (*Resolved, error) {
+	cat, err := loadCatalog(o.Home)
+	if err != nil {
+		return nil, err
+	}
+	auth, authErr := readAuth(o.Home)
+	reasoning, err := ParseReasoning(o.Reasoning)
+	if err != nil {
+		return nil, err
+	}
+	r := &Resolved{Reasoning: reasoning}
+
+	p, modelID, err := pickProvider(ctx, cat, auth, &o, r)
+	if err != nil {
+		if authErr != nil {
+			return nil, fmt.Errorf("%v (also: %v)", err, authErr)
+		}
+		return nil, err
+	}
+	r.Provider = *p
+
+	// Key: flag, environment, auth.json.
+	key := o.APIKey
+	switch {
+	case key != "":
+		r.KeySource = "--api-key"
+	default:
+		if k, env := keyFromEnv(p, &o); k != "" {
+			key, r.KeySource = k, env
+		} else if e, ok := auth[p.Name]; ok && e.APIKey != "" {
+			key, r.KeySource = e.APIKey, "auth.json"
+		}
+	}
+	// Base URL: flag, environment, catalog.
+	r.BaseURL = o.BaseURL
+	if r.BaseURL == "" {
+		for _, env := range p.BaseURLEnv {
+			if v := o.getenv(env); v != "" {
+				r.BaseURL = hostURL(v, p.BaseURL)
+				break
+			}
+		}
+	}
+	if r.BaseURL == "" {
+		r.BaseURL = p.BaseURL
+	}
+	if key == "" && !p.Local && o.BaseURL == "" {
+		if authErr != nil {
+			return nil, fmt.Errorf("%s: no API key: %v", p.Name, authErr)
+		}
+		return nil, fmt.Errorf("%s: no API key — %s, or save one in %s", p.Name, p.keyHint(), AuthPath(o.Home))
+	}
+
+	// Model: flag, provider default, or the local server's first model.
+	if modelID == "" {
+		modelID = p.DefaultModel
+	}
+	if modelID == "" && p.Local {
+		ids, err := o.probe(ctx, *p, r.BaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v — start the server or pass --base-url", p.Name, err)
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%s: the server at %s has no models — pull one (ollama pull qwen3) or load one, then retry", p.Name, r.BaseURL)
+		}
+		modelID = ids[0]
+		if r.Note == "" {
+			r.Note = fmt.Sprintf("using %s's first model %s (pass --model to pick another of: %s)", p.Name, modelID, strings.Join(ids, ", "))
+		}
+	}
+	if modelID == "" {
+		return nil, fmt.Errorf("%s: no model given and none by default — pass --model (zut --list-models shows the choices)", p.Name)
+	}
+	if md, ok := cat.model(p.Name, modelID); ok {
+		r.Model, r.Known = md, true
+	} else {
+		r.Model = Model{Provider: p.Name, ID: modelID, Wire: p.Wire}
+	}
+	r.Display = p.Name + "/" + modelID
+
+	cfg := Config{
+		Provider:   p.Name,
+		BaseURL:    r.BaseURL,
+		APIKey:     key,
+		KeyHint:    p.keyHint(),
+		HTTPClient: o.HTTPClient,
+	}
+	if r.Known {
+		md := r.Model
+		cfg.Model = &md
+	} else {
+		cfg.Model = nil
+	}
+	r.Client = NewClient(r.Model.Wire, cfg, p.Quirks)
+	if cfg.Model == nil {
+		// Requests without a model name need the ID even when the catalog
+		// does not know it.
+		r.Client = defaultModel{Client: r.Client, id: modelID}
+	}
+	return r, nil
+}
+
+// defaultModel fills Request.Model for models outside the catalog.
+type defaultModel struct {
+	Client
+	id string
+}
+
+func (d defaultModel) Stream(ctx context.Context, req *Request) (Stream, error) {
+	if req.Model == "" {
+		r := *req
+		r.Model = d.id
+		req = &r
+	}
+	return d.Client.Stream(ctx, req)
+}
+
+// NewClient builds the client of a wire.
+func NewClient(w Wire, cfg Config, q ChatQuirks) Client {
+	switch w {
+	case WireAnthropic:
+		return &Anthropic{Config: cfg}
+	case WireResponses:
+		return &Responses{Config: cfg}
+	case WireOllama:
+		return &Ollama{Config: cfg}
+	}
+	return &Chat{Config: cfg, Quirks: q}
+}
+
+func keyFromEnv(p *ProviderInfo, o *Options) (key, env string) {
+	for _, env := range p.KeyEnv {
+		if v := strings.TrimSpace(o.getenv(env)); v != "" {
+			return v, env
+		}
+	}
+	return "", ""
+}
+
+// pickProvider chooses the provider and splits the model flag.
+func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, o *Options, r *Resolved) (*ProviderInfo, string, error) {
+	modelID := strings.TrimSpace(o.Model)
+	if o.Provider != "" {
+		p, ok := cat.provider(o.Provider)
+		if !ok {
+			return nil, "", fmt.Errorf("unknown provider %q — use one of %s, or add it to models.json", o.Provider, strings.Join(cat.names(), ", "))
+		}
+		modelID = strings.TrimPrefix(modelID, p.Name+"/")
+		return p, modelID, nil
+	}
+	if prefix, rest, ok := strings.Cut(modelID, "/"); ok {
+		if p, ok := cat.provider(prefix); ok && rest != "" {
+			if _, known := cat.model(p.Name, modelID); !known {
+				return p, rest, nil
+			}
+		}
+	}
+	hasKey := func(p *ProviderInfo) bool {
+		if o.APIKey != "" {
+			return true
+		}
+		if k, _ := keyFromEnv(p, o); k != "" {
+			return true
+		}
+		return auth[p.Name].APIKey != ""
+	}
+	if modelID != "" {
+		ms := cat.withID(modelID)
+		for _, md := range ms {
+			if p, _ := cat.provider(md.Provider); hasKey(p) {
+				return p, modelID, nil
+			}
+		}
+		if len(ms) > 0 {
+			p, _ := cat.provider(ms[0].Provider)
+			return p, modelID, nil
+		}
+	}
+	for i := range cat.providers {
+		p := &cat.providers[i]
+		if !p.Local && hasKey(p) {
+			if o.APIKey != "" && o.BaseURL == "" && r.Note == "" {
+				// A bare --api-key says nothing about the provider; take the first.
+				r.Note = fmt.Sprintf("--api-key without --provider: assuming %s", p.Name)
+			}
+			return p, modelID, nil
+		}
+	}
+	if o.BaseURL != "" {
+		p, _ := cat.provider("openai")
+		r.Note = "--base-url without --provider: speaking the OpenAI Chat Completions wire"
+		return p, modelID, nil
+	}
+	// No key anywhere: offer a local server that answers.
+	var tried []string
+	for i := range cat.providers {
+		p := &cat.providers[i]
+		if !p.Local {
+			continue
+		}
+		base := p.BaseURL
+		for _, env := range p.BaseURLEnv {
+			if v := o.getenv(env); v != "" {
+				base = hostURL(v, p.BaseURL)
+				break
+			}
+		}
+		ids, err := o.probe(ctx, *p, base)
+		if err != nil {
+			tried = append(tried, base)
+			continue
+		}
+		r.Note = fmt.Sprintf("no API key is set; using the local %s server at %s", p.Name, base)
+		if modelID == "" && len(ids) > 0 {
+			modelID = ids[0]
+			r.Note += fmt.Sprintf(" with its model %s (models: %s)", modelID, strings.Join(ids, ", "))
+		}
+		return p, modelID, nil
+	}
+	return nil, "", errors.New("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or another provider's key, see zut --list-models), save a key in auth.json, or start Ollama or llama.cpp (nothing answered at " + strings.Join(tried, ", ") + ")")
+}
+
+// ParseReasoning reads the --reasoning value: "", off, minimal, low,
+// medium, high, max, adaptive, or a thinking budget in tokens.
+func ParseReasoning(s string) (Reasoning, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "", "off", "minimal", "low", "medium", "high", "max", "adaptive":
+		return Reasoning{Effort: s}, nil
+	case "none":
+		return Reasoning{Effort: "off"}, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 1024 {
+		return Reasoning{BudgetTokens: n}, nil
+	}
+	return Reasoning{}, fmt.Errorf("unknown --reasoning %q: use off, minimal, low, medium, high, max, adaptive, or a token budget of 1024 or more", s)
+}
