@@ -38,6 +38,9 @@ func TestPartialObject(t *testing.T) {
 			{key: "e", raw: `[1, {"x": "]"}]`, complete: true},
 			{key: "z", raw: "true", complete: true},
 		}},
+		// Found by FuzzPartialObject: invalid UTF-8 is kept as bytes (the
+		// views clean it), unlike encoding/json which makes it U+FFFD.
+		{"invalid utf8", "{\"\":\"\xb5\"}", []jsonField{{key: "", str: "\xb5", isString: true, complete: true}}},
 		{"garbage after", `{"a": "b" junk`, []jsonField{{key: "a", str: "b", isString: true, complete: true}}},
 	}
 	for _, tc := range tests {
