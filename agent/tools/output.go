@@ -51,18 +51,22 @@ func (c *capture) Write(p []byte) (int, error) {
 	if len(c.tail) > 2*tailKeep {
 		c.tail = append(c.tail[:0], c.tail[len(c.tail)-tailKeep:]...)
 	}
-	if c.spill == nil && c.spillErr == nil {
-		if c.total <= int64(c.maxBytes) && c.newlines <= int64(c.maxLines) {
-			c.head = append(c.head, p...)
-			return len(p), nil
-		}
+	fits := c.total <= int64(c.maxBytes) && c.newlines <= int64(c.maxLines)
+	switch {
+	case c.spill != nil:
+		c.spillWrite(p)
+	case !fits && c.spillErr == nil:
+		// Everything before p fitted, so head holds all of it.
 		c.startSpill()
 		if c.spill != nil {
-			c.spillWrite(c.head[:len(c.head):len(c.head)])
+			c.spillWrite(c.head)
+		}
+		if c.spill != nil {
+			c.spillWrite(p)
 		}
 	}
-	if c.spill != nil {
-		c.spillWrite(p)
+	if room := c.maxBytes - len(c.head); room > 0 {
+		c.head = append(c.head, p[:min(len(p), room)]...)
 	}
 	return len(p), nil
 }

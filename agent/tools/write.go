@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/zut-go/zut/provider"
 )
@@ -63,13 +64,19 @@ func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 	abs := t.cfg.resolve(p)
 	shown := t.cfg.display(abs)
 	old, oldTooBig, err := readForDiff(abs)
-	if err != nil {
-		return errorResult("write: %s: %v", shown, err)
+	if err == nil {
+		var created bool
+		if created, err = writeAtomic(abs, []byte(content)); err == nil {
+			return t.done(shown, created, old, content, oldTooBig)
+		}
 	}
-	created, err := writeAtomic(abs, []byte(content))
-	if err != nil {
-		return errorResult("write: %s: %v", shown, err)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return errorResult("write: %s: a parent of it is a file, not a directory; choose another path", shown)
 	}
+	return errorResult("write: %s: %v", shown, err)
+}
+
+func (t *writeTool) done(shown string, created bool, old, content string, oldTooBig bool) Result {
 	verb := "wrote"
 	if created {
 		verb = "created"
