@@ -276,6 +276,9 @@ func chatAssistant(msg Message, q ChatQuirks, id func(string) string) chatMessag
 		case BlockText:
 			text.WriteString(b.Text)
 		case BlockThinking:
+			if reasoning.Len() > 0 && b.Text != "" {
+				reasoning.WriteString("\n\n")
+			}
 			reasoning.WriteString(b.Text)
 		case BlockToolUse:
 			cm.ToolCalls = append(cm.ToolCalls, chatToolCall{ID: id(b.ID), Type: "function", Function: chatFunction{Name: b.Name, Arguments: argumentsText(b.Input)}})

@@ -85,6 +85,9 @@ func ollamaBody(req *Request, model string, m *Model) *ollamaRequest {
 				case BlockText:
 					om.Content += b.Text
 				case BlockThinking:
+					if om.Thinking != "" && b.Text != "" {
+						om.Thinking += "\n\n"
+					}
 					om.Thinking += b.Text
 				case BlockToolUse:
 					var tc ollamaToolCall
