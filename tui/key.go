@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Event is one input event decoded from the terminal: a Key, a Paste, a
@@ -134,6 +136,44 @@ func (k Key) String() string {
 func (k Key) Is(s string) bool {
 	k.Action = KeyPress
 	return k.String() == s
+}
+
+// ParseKey parses the String form of a key: "ctrl+a", "alt+enter",
+// "shift+tab", "ctrl+space", "f5", "x".
+func ParseKey(s string) (Key, error) {
+	var k Key
+	rest := s
+	for {
+		name, after, ok := strings.Cut(rest, "+")
+		if !ok || after == "" {
+			break
+		}
+		m, known := modNames[name]
+		if !known {
+			break
+		}
+		k.Mod |= m
+		rest = after
+	}
+	switch {
+	case rest == "space":
+		k.Code, k.Rune = KeyRune, ' '
+		return k, nil
+	case utf8.RuneCountInString(rest) == 1:
+		k.Code, k.Rune = KeyRune, []rune(rest)[0]
+		return k, nil
+	}
+	for c, name := range keyNames {
+		if name == rest && KeyCode(c) != KeyRune {
+			k.Code = KeyCode(c)
+			return k, nil
+		}
+	}
+	return Key{}, fmt.Errorf("parse key %q: unknown key name %q", s, rest)
+}
+
+var modNames = map[string]Mod{
+	"ctrl": ModCtrl, "alt": ModAlt, "shift": ModShift, "super": ModSuper, "hyper": ModHyper, "meta": ModMeta,
 }
 
 // Text returns the text the key types: the character of an unmodified or

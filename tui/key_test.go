@@ -185,6 +185,20 @@ func TestKeyString(t *testing.T) {
 			t.Errorf("Key%+v.String() = %q, want %q", tc.k, got, tc.want)
 		}
 	}
+	for _, tc := range tests {
+		if tc.k.Action != KeyPress {
+			continue
+		}
+		if got, err := ParseKey(tc.want); err != nil || got != tc.k {
+			t.Errorf("ParseKey(%q) = %+v, %v, want %+v", tc.want, got, err, tc.k)
+		}
+	}
+	if _, err := ParseKey("ctrl+nosuchkey"); err == nil {
+		t.Errorf("ParseKey(%q) succeeded, want an error", "ctrl+nosuchkey")
+	}
+	if got, err := ParseKey("+"); err != nil || got != runeKey('+', 0) {
+		t.Errorf("ParseKey(%q) = %+v, %v, want the + key", "+", got, err)
+	}
 	if !runeKey('c', ModCtrl).Is("ctrl+c") {
 		t.Errorf("ctrl+c.Is(%q) = false, want true", "ctrl+c")
 	}
