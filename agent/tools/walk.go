@@ -26,6 +26,7 @@ type walker struct {
 	glob    *regexp.Regexp
 	negGlob bool
 	emit    func(grepFile) bool
+	buf     []byte // file contents, reused between files
 }
 
 // walkGrep runs q over the file system, handing each file's results to emit
@@ -124,8 +125,15 @@ func (w *walker) searchFile(abs string) (grepFile, bool) {
 		return grepFile{}, false
 	}
 	if fi.Size() <= walkWholeFile {
-		data, err := io.ReadAll(f)
-		if err != nil || bytes.IndexByte(data, 0) >= 0 || !w.prefix.Match(data) {
+		if int64(cap(w.buf)) < fi.Size()+1 {
+			w.buf = make([]byte, 0, max(fi.Size()+1, 64<<10))
+		}
+		n, err := io.ReadFull(f, w.buf[:fi.Size()+1]) // one more byte: a file that grew is read short
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return grepFile{}, false
+		}
+		data := w.buf[:n]
+		if bytes.IndexByte(data, 0) >= 0 || !w.prefix.Match(data) {
 			return grepFile{}, false
 		}
 		return w.matchLines(abs, &sliceLines{data: data})
@@ -205,18 +213,19 @@ type sliceLines struct {
 	off  int
 }
 
+// Its lines are not stable: the buffer is reused for the next file.
 func (s *sliceLines) next() ([]byte, bool, bool) {
 	if s.off >= len(s.data) {
-		return nil, true, false
+		return nil, false, false
 	}
 	rest := s.data[s.off:]
 	i := bytes.IndexByte(rest, '\n')
 	if i < 0 {
 		s.off = len(s.data)
-		return rest, true, true
+		return rest, false, true
 	}
 	s.off += i + 1
-	return rest[:i], true, true
+	return rest[:i], false, true
 }
 
 func (s *sliceLines) binary() bool { return false } // checked before
