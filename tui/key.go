@@ -138,6 +138,28 @@ func (k Key) Is(s string) bool {
 	return k.String() == s
 }
 
+// PanelKey maps k to the key names of the extension protocol's panel_key
+// frame: "up", "down", "left", "right", "enter", "esc", "tab", "pageup",
+// "pagedown", "home", "end", "backspace", "delete", or "rune" with the
+// typed text. Keys outside that list, and keys with Ctrl or Alt, report
+// ok false.
+func (k Key) PanelKey() (name, text string, ok bool) {
+	if k.Action == KeyRelease || k.Mod&^ModShift != 0 {
+		return "", "", false
+	}
+	switch k.Code {
+	case KeyRune:
+		return "rune", string(k.Rune), true
+	case KeyEnter, KeyEsc, KeyTab, KeyUp, KeyDown, KeyLeft, KeyRight, KeyPageUp,
+		KeyPageDown, KeyHome, KeyEnd, KeyBackspace, KeyDelete:
+		if k.Mod != 0 {
+			return "", "", false
+		}
+		return k.Code.String(), "", true
+	}
+	return "", "", false
+}
+
 // ParseKey parses the String form of a key: "ctrl+a", "alt+enter",
 // "shift+tab", "ctrl+space", "f5", "x".
 func ParseKey(s string) (Key, error) {

@@ -242,3 +242,26 @@ func BenchmarkDecoder(b *testing.B) {
 		d.Feed(in)
 	}
 }
+
+func TestPanelKey(t *testing.T) {
+	tests := []struct {
+		k          Key
+		name, text string
+		ok         bool
+	}{
+		{keyOf(KeyUp, 0), "up", "", true},
+		{keyOf(KeyPageDown, 0), "pagedown", "", true},
+		{keyOf(KeyEsc, 0), "esc", "", true},
+		{runeKey('x', 0), "rune", "x", true},
+		{runeKey('X', ModShift), "rune", "X", true},
+		{runeKey('x', ModCtrl), "", "", false},
+		{keyOf(KeyTab, ModShift), "", "", false},
+		{keyOf(KeyF5, 0), "", "", false},
+	}
+	for _, tc := range tests {
+		name, text, ok := tc.k.PanelKey()
+		if name != tc.name || text != tc.text || ok != tc.ok {
+			t.Errorf("%v.PanelKey() = %q, %q, %v, want %q, %q, %v", tc.k, name, text, ok, tc.name, tc.text, tc.ok)
+		}
+	}
+}

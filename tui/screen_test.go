@@ -37,6 +37,7 @@ type screenHarness struct {
 	out    bytes.Buffer
 	screen *Screen
 	log    strings.Builder
+	styles bool // dump style annotations
 }
 
 func newScreenHarness(t *testing.T, w, h int, reflow, sync bool) *screenHarness {
@@ -93,7 +94,7 @@ func (hs *screenHarness) step(i int, st screenStep) {
 	} else {
 		fmt.Fprintf(&hs.log, "wrote %d bytes\n", len(out))
 	}
-	hs.log.WriteString(hs.term.Dump(true, false))
+	hs.log.WriteString(hs.term.Dump(true, hs.styles))
 	if st.live != nil || st.clear {
 		hs.check(i, st)
 	}
@@ -295,6 +296,7 @@ func TestScreen(t *testing.T) {
 	for _, tc := range screenTests {
 		t.Run(tc.name, func(t *testing.T) {
 			hs := newScreenHarness(t, tc.w, tc.h, tc.reflow, tc.sync)
+			hs.styles = tc.name == "styles"
 			for i, st := range tc.steps {
 				hs.step(i, st)
 			}
@@ -367,6 +369,9 @@ func TestScreenRandom(t *testing.T) {
 	}
 }
 
+// BenchmarkScreenKeystroke measures a keystroke from the key to the bytes
+// of the frame: the editor takes the key and renders, the screen diffs,
+// after 10,000 transcript lines went into the scrollback.
 func BenchmarkScreenKeystroke(b *testing.B) {
 	var out bytes.Buffer
 	s := NewScreen(&out, 100, 40)
@@ -377,16 +382,22 @@ func BenchmarkScreenKeystroke(b *testing.B) {
 			s.Render([]string{"status", "> "}, 1, 2)
 		}
 	}
-	s.Render([]string{"status", "> "}, 1, 2)
-	text := "> "
+	e := &Editor{}
+	e.SetText(strings.Repeat("some earlier text in the editor ", 5))
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if len(text) > 80 {
-			text = "> "
+		if len(e.Text()) > 400 {
+			e.SetText(strings.Repeat("some earlier text in the editor ", 5))
 		}
-		text += string(rune('a' + i%26))
+		if i%50 == 49 {
+			e.HandleKey(Key{Code: KeyBackspace})
+		} else {
+			e.HandleKey(Key{Code: KeyRune, Rune: rune('a' + i%26)})
+		}
+		lines, row, col := e.Render(98)
+		live := append([]string{"⠋ working · 12s · 1.2k tokens", ""}, lines...)
 		out.Reset()
-		s.Render([]string{"status: 10,000 lines", text}, 1, StringWidth(text))
+		s.Render(live, row+2, col+2)
 	}
 }
 

@@ -60,8 +60,8 @@ func expandTabs(line string, tabWidth int) string {
 
 // wrapItem is one escape sequence or grapheme cluster of a line.
 type wrapItem struct {
-	start, end int // byte offsets in the line
-	width      int
+	start, end int32 // byte offsets in the line
+	width      int8
 	kind       uint8
 }
 
@@ -81,21 +81,30 @@ type wrapper struct {
 }
 
 func (w *wrapper) tokenize(line string) {
+	if cap(w.items) < len(line) {
+		w.items = make([]wrapItem, 0, len(line))
+	}
 	w.items = w.items[:0]
 	for i := 0; i < len(line); {
-		if line[i] == 0x1b {
+		c := line[i]
+		if c > ' ' && c < 0x7f && (i+1 == len(line) || line[i+1] < 0x80) {
+			w.items = append(w.items, wrapItem{int32(i), int32(i + 1), 1, itemText})
+			i++
+			continue
+		}
+		if c == 0x1b {
 			if n := escapeLen(line[i:]); n > 0 {
-				w.items = append(w.items, wrapItem{i, i + n, 0, itemEscape})
+				w.items = append(w.items, wrapItem{int32(i), int32(i + n), 0, itemEscape})
 				i += n
 				continue
 			}
 		}
 		n, cw := uniwidth.Cluster(line[i:])
 		kind := uint8(itemText)
-		if n == 1 && line[i] == ' ' {
+		if n == 1 && c == ' ' {
 			kind = itemSpace
 		}
-		w.items = append(w.items, wrapItem{i, i + n, cw, kind})
+		w.items = append(w.items, wrapItem{int32(i), int32(i + n), int8(cw), kind})
 		i += n
 	}
 }
@@ -119,7 +128,7 @@ func (w *wrapper) line(line string) {
 			i++
 			continue
 		case itemSpace:
-			if col+it.width > w.width {
+			if col+int(it.width) > w.width {
 				end := i
 				if inRun && brk >= 0 {
 					end = brk
@@ -140,11 +149,11 @@ func (w *wrapper) line(line string) {
 			if brk >= 0 {
 				brkEnd = i + 1
 			}
-			col += it.width
+			col += int(it.width)
 			i++
 			continue
 		}
-		if col+it.width > w.width {
+		if col+int(it.width) > w.width {
 			switch {
 			case brk >= 0:
 				w.emit(line, start, brk)
@@ -153,7 +162,7 @@ func (w *wrapper) line(line string) {
 				start, brk, inRun = brkEnd, -1, false
 				col = 0
 				for _, x := range items[start:i] {
-					col += x.width
+					col += int(x.width)
 				}
 				seenText = col > 0
 				continue
@@ -173,7 +182,7 @@ func (w *wrapper) line(line string) {
 		}
 		inRun = false
 		seenText = true
-		col += it.width
+		col += int(it.width)
 		i++
 	}
 	if start < len(items) {
