@@ -78,6 +78,7 @@ type responsesPart struct {
 	Type     string `json:"type"`
 	Text     string `json:"text,omitempty"`
 	ImageURL string `json:"image_url,omitempty"`
+	Detail   string `json:"detail,omitempty"` // images: "auto"
 }
 
 type responsesFunctionCall struct {
@@ -142,7 +143,7 @@ func responsesBody(req *Request, model string, m *Model, origin string) *respons
 					parts = append(parts, responsesPart{Type: "input_text", Text: b.Text})
 				}
 			case BlockImage:
-				parts = append(parts, responsesPart{Type: "input_image", ImageURL: dataURL(b)})
+				parts = append(parts, responsesPart{Type: "input_image", ImageURL: dataURL(b), Detail: "auto"})
 			case BlockToolResult:
 				var texts []string
 				for _, c := range b.Content {
@@ -150,7 +151,7 @@ func responsesBody(req *Request, model string, m *Model, origin string) *respons
 					case BlockText:
 						texts = append(texts, c.Text)
 					case BlockImage:
-						toolImages = append(toolImages, responsesPart{Type: "input_image", ImageURL: dataURL(c)})
+						toolImages = append(toolImages, responsesPart{Type: "input_image", ImageURL: dataURL(c), Detail: "auto"})
 					}
 				}
 				text := strings.Join(texts, "\n")

@@ -148,10 +148,11 @@ func indexBreak(b []byte) int {
 // event, "data" lines are joined with LF, comments (lines starting with ':')
 // and the "id" and "retry" fields are skipped.
 //
-// It differs from the WHATWG algorithm in one lenient way: an event whose
-// last line ended with a line break but that lacks the closing blank line is
-// still dispatched at the end of the body (several servers end with
-// "data: [DONE]\n"). A last line cut without a line break is dropped, so a
+// It differs from the WHATWG algorithm in one lenient way: at the end of the
+// body an event lacking its closing blank line is still dispatched (several
+// servers end with "data: [DONE]\n", some without the line break). A last
+// line without a line break counts only when it is a data line holding whole
+// JSON or [DONE]; anything else there was cut, and its event is dropped so a
 // truncated event is never mistaken for a whole one.
 type sseReader struct {
 	lines *lineReader
@@ -179,7 +180,7 @@ func (s *sseReader) next() (name, data []byte, err error) {
 			}
 			return nil, nil, err
 		}
-		if !s.lines.terminated {
+		if !s.lines.terminated && !wholeDataLine(line) {
 			// A line cut by the end of the body: drop it with its event.
 			hasData = false
 			continue
@@ -215,6 +216,17 @@ func (s *sseReader) next() (name, data []byte, err error) {
 			s.name = append(s.name[:0], value...)
 		}
 	}
+}
+
+// wholeDataLine reports whether an unterminated last line is a complete
+// data line.
+func wholeDataLine(line []byte) bool {
+	v, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return false
+	}
+	v = bytes.TrimSpace(v)
+	return string(v) == "[DONE]" || (len(v) > 0 && json.Valid(v))
 }
 
 // ndjsonReader yields the non-blank lines of a newline-delimited JSON body

@@ -61,6 +61,9 @@ var sseCases = []struct {
 	{"last event without blank line", "data: 1\n\ndata: [DONE]\n", []sseEvent{{"", "1"}, {"", "[DONE]"}}},
 	{"cut last line dropped", "data: 1\n\ndata: {\"type\":\"mess", []sseEvent{{"", "1"}}},
 	{"cut event keeps nothing", "data: a\ndata: b", nil},
+	{"unterminated whole JSON kept", "data: 1\n\ndata: {\"type\":\"message_stop\"}", []sseEvent{{"", "1"}, {"", `{"type":"message_stop"}`}}},
+	{"unterminated done kept", "data: 1\n\ndata: [DONE]", []sseEvent{{"", "1"}, {"", "[DONE]"}}},
+	{"unterminated event line dropped", "data: 1\n\nevent: x", []sseEvent{{"", "1"}}},
 	{"utf8 data", "data: héllo 😊\n\n", []sseEvent{{"", "héllo 😊"}}},
 }
 
