@@ -26,7 +26,7 @@ var conformanceExpect = map[string]string{
 	// input is cut (a ToolInputError on its tool_end).
 	"streaming/fixtures/incomplete_partial_json_response.txt": "tool-input-error",
 	// OpenAI Responses streams that fail with an error event.
-	"openai/stream-rate-limited-1.json":         "api-error",
+	"openai/stream-rate-limited-1.json":            "api-error",
 	"openai/stream-unknown-error-responses-1.json": "api-error",
 	// An empty recording: no final event, so a truncated stream.
 	"openai/stream-with-image-generation-1.json": "truncated",
