@@ -22,6 +22,7 @@ type FileIndex struct {
 	Max  int // 0 means DefaultFileIndexSize
 
 	files     []string // slash-separated paths relative to Root; directories end in "/"
+	lower     []string // files in lower case, for matching
 	built     bool
 	truncated bool
 }
@@ -34,11 +35,23 @@ func (ix *FileIndex) Files() []string {
 	return ix.files
 }
 
+// lowerFiles returns Files in lower case.
+func (ix *FileIndex) lowerFiles() []string {
+	files := ix.Files()
+	if len(ix.lower) != len(files) {
+		ix.lower = make([]string, len(files))
+		for i, f := range files {
+			ix.lower[i] = strings.ToLower(f)
+		}
+	}
+	return ix.lower
+}
+
 // Truncated reports whether the list stopped at Max.
 func (ix *FileIndex) Truncated() bool { return ix.truncated }
 
 // Refresh drops the list; the next use walks the tree again.
-func (ix *FileIndex) Refresh() { ix.files, ix.built, ix.truncated = nil, false, false }
+func (ix *FileIndex) Refresh() { ix.files, ix.lower, ix.built, ix.truncated = nil, nil, false, false }
 
 func (ix *FileIndex) build() {
 	ix.built = true
@@ -118,8 +131,9 @@ func (c *FileCompleter) Complete(text string, cursor int, explicit bool) *Comple
 		score int
 	}
 	var found []scored
-	for _, f := range c.Index.Files() {
-		lf := strings.ToLower(f)
+	files := c.Index.Files()
+	for i, lf := range c.Index.lowerFiles() {
+		f := files[i]
 		if lf == query {
 			continue // the directory typed in full: offer what is inside
 		}

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -228,4 +229,39 @@ func FuzzEditor(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fileTree makes a tree of n files in nested directories, with a
+// .gitignore excluding a tenth of them.
+func fileTree(b *testing.B, n int) string {
+	root := b.TempDir()
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.skip\nvendor/\n"), 0o644)
+	for i := range n {
+		dir := filepath.Join(root, "pkg"+strconv.Itoa(i%50), "sub"+strconv.Itoa(i%7))
+		os.MkdirAll(dir, 0o755)
+		name := "file" + strconv.Itoa(i) + ".go"
+		if i%10 == 0 {
+			name = "file" + strconv.Itoa(i) + ".skip"
+		}
+		os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+	}
+	return root
+}
+
+func BenchmarkFileIndex(b *testing.B) {
+	root := fileTree(b, 10000)
+	for b.Loop() {
+		ix := &FileIndex{Root: root}
+		ix.Files()
+	}
+}
+
+func BenchmarkFileCompleter(b *testing.B) {
+	ix := &FileIndex{Root: fileTree(b, 10000)}
+	ix.Files()
+	c := &FileCompleter{Index: ix}
+	b.ResetTimer()
+	for b.Loop() {
+		c.Complete("look at @sub3/file12", 20, false)
+	}
 }
