@@ -270,7 +270,7 @@ func (t *grepTool) format(q *grepQuery, c *grepCollector) string {
 	case cut:
 		fmt.Fprintf(&b, "[output cut at %s; narrow the pattern, path or glob]", formatSize(grepMaxBytes))
 	case c.truncated:
-		fmt.Fprintf(&b, "[stopped at %d matches in %s; narrow the pattern, path or glob, or raise limit (at most %d)]", c.matches, files, grepMaxLimit)
+		fmt.Fprintf(&b, "[stopped at %s in %s; narrow the pattern, path or glob, or raise limit (at most %d)]", plural(c.matches, "match"), files, grepMaxLimit)
 	default:
 		fmt.Fprintf(&b, "[%s in %s]", plural(c.matches, "match"), files)
 	}

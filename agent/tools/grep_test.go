@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // grepTree is a repository exercising the ignore rules.
@@ -231,5 +233,56 @@ func TestIgnoreFile(t *testing.T) {
 		if m != tc.matched || ig != tc.ig {
 			t.Errorf("match(%q, dir %v) = %v, %v; want %v, %v", tc.rel, tc.dir, m, ig, tc.matched, tc.ig)
 		}
+	}
+}
+
+// TestGrepLargeFile covers files streamed line by line (over 8 MiB) in the
+// Go backend, with rg as the reference when installed.
+func TestGrepLargeFile(t *testing.T) {
+	cfg := testConfig(t)
+	filler := strings.Repeat("filler line without the word\n", (walkWholeFile/29)+1000)
+	writeFiles(t, cfg.CWD, map[string]string{
+		"big.txt":     "needle first\n" + filler + "needle last\n",
+		"big-bin.txt": "needle before the nul\n" + filler + "\x00needle after\n",
+	})
+	want := fmt.Sprintf("big.txt:1:needle first\nbig.txt:%d:needle last\n[2 matches in 1 file]", strings.Count(filler, "\n")+2)
+	backends := map[string]Config{"go": cfg}
+	if rg, err := exec.LookPath("rg"); err == nil {
+		c := cfg
+		c.NoRipgrep, c.Ripgrep = false, rg
+		backends["rg"] = c
+	}
+	for name, c := range backends {
+		t.Run(name, func(t *testing.T) {
+			r := call(t, &grepTool{c}, map[string]any{"pattern": "^needle"})
+			if r.IsError || r.Text() != want {
+				t.Errorf("grep(^needle) = %q, want %q", r.Text(), want)
+			}
+		})
+	}
+}
+
+// TestGrepNoLeaks stops rg early (the limit is reached at once) and checks
+// that every goroutine of the call has ended.
+func TestGrepNoLeaks(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg is not installed")
+	}
+	cfg := grepSetup(t)
+	cfg.NoRipgrep, cfg.Ripgrep = false, rg
+	before := runtime.NumGoroutine()
+	for range 3 {
+		r := call(t, &grepTool{cfg}, map[string]any{"pattern": "TODO", "limit": 1})
+		if !strings.Contains(r.Text(), "[stopped at 1 match in 1 file;") {
+			t.Fatalf("grep limit 1 = %q", r.Text())
+		}
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before, %d after", before, n)
 	}
 }

@@ -56,7 +56,7 @@ func (e *rgError) Error() string { return e.msg }
 // ripgrep runs q with rg, handing each file's results to emit in path
 // order until emit returns false.
 func ripgrep(ctx context.Context, rg string, q *grepQuery, emit func(grepFile) bool) error {
-	args := []string{"--json", "--no-config", "--hidden", "--no-require-git", "--sort", "path", "-e", q.pattern}
+	args := []string{"--json", "--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--sort", "path", "-e", q.pattern}
 	if q.ignoreCase {
 		args = append(args, "--ignore-case")
 	}
