@@ -208,10 +208,10 @@ func codeString(raw json.RawMessage) string {
 func textBody(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if strings.HasPrefix(s, "<") {
-		if i := strings.Index(strings.ToLower(s), "<title>"); i >= 0 {
-			rest := s[i+7:]
-			if j := strings.Index(strings.ToLower(rest), "</title>"); j >= 0 {
-				return strings.TrimSpace(rest[:j])
+		lower := asciiLower(s) // same length as s, so indices carry over
+		if i := strings.Index(lower, "<title>"); i >= 0 {
+			if j := strings.Index(lower[i+7:], "</title>"); j >= 0 {
+				return strings.TrimSpace(s[i+7 : i+7+j])
 			}
 		}
 		return "the server answered with an HTML page"
@@ -287,4 +287,15 @@ func hintFor(e *APIError, keyHint, model, baseURL string) {
 	case e.Status == http.StatusBadRequest || e.Status == http.StatusUnprocessableEntity:
 		e.Hint = "the provider rejected the request; check --model and its options (see docs/providers.md)"
 	}
+}
+
+// asciiLower lowers ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -30,8 +30,9 @@ func objectMembers(b []byte) (jsonMembers, bool) {
 }
 
 // next returns the next member. key is the raw key without quotes; keys
-// holding escapes make the iteration fail (ok false, failed true), which
-// sends the caller to its encoding/json fallback.
+// holding escapes, upper-case or non-ASCII letters make the iteration fail
+// (ok false, failed true), which sends the caller to its encoding/json
+// fallback.
 func (m *jsonMembers) next() (key, value []byte, ok bool) {
 	if m.bad {
 		return nil, nil, false
@@ -62,6 +63,14 @@ func (m *jsonMembers) next() (key, value []byte, ok bool) {
 		return nil, nil, false
 	}
 	key = b[i+1 : end-1]
+	for _, c := range key {
+		// encoding/json matches keys without regard to case (with Unicode
+		// folding); real keys are lower-case ASCII, so leave others to it.
+		if c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf {
+			m.bad = true
+			return nil, nil, false
+		}
+	}
 	i = skipSpace(b, end)
 	if i >= len(b) || b[i] != ':' {
 		m.bad = true
@@ -95,16 +104,16 @@ func skipSpace(b []byte, i int) int {
 
 // scanString returns the index just past the string starting at b[i] (a
 // quote) and whether it holds escapes; end is -1 when it is not closed.
+// Raw control characters are not rejected here (unquote rejects them in the
+// values that are used).
 func scanString(b []byte, i int) (end int, escaped bool) {
 	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
+		switch b[j] {
+		case '"':
 			return j + 1, escaped
-		case c == '\\':
+		case '\\':
 			escaped = true
 			j++
-		case c < 0x20:
-			return -1, false
 		}
 	}
 	return -1, false

@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzDecoders feeds arbitrary bodies to every wire's decoder: no panic,
+// every tool input valid JSON, and the same result whatever the chunking.
+func FuzzDecoders(f *testing.F) {
+	files, _ := filepath.Glob("testdata/streams/*.sse")
+	for _, file := range files {
+		b, _ := os.ReadFile(file)
+		f.Add(b, uint8(0), uint16(7))
+	}
+	wires := []Wire{WireAnthropic, WireChat, WireResponses, WireOllama}
+	f.Fuzz(func(t *testing.T, body []byte, wire uint8, split uint16) {
+		w := wires[int(wire)%len(wires)]
+		evs, msg, err := replay(w, bytes.NewReader(body), "fuzz")
+		i := int(split) % (len(body) + 1)
+		evs2, msg2, err2 := replay(w, splitReader(body, i), "fuzz")
+		a, b := renderResult(evs, msg, err), renderResult(evs2, msg2, err2)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("wire %s: result differs when split at %d:\n%s\n%s", w, i, a, b)
+		}
+		for _, bl := range msg.Content {
+			if bl.Type == BlockToolUse && !json.Valid(bl.Input) {
+				t.Fatalf("tool input %q is not JSON", bl.Input)
+			}
+		}
+		if _, err := json.Marshal(msg); err != nil {
+			t.Fatalf("message does not marshal: %v", err)
+		}
+	})
+}
+
+// FuzzFastPaths checks the allocation-free scanners against encoding/json
+// on the events they handle: whenever the event is valid JSON both paths
+// must produce the same events.
+func FuzzFastPaths(f *testing.F) {
+	seeds := []string{
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi \"there\"\n\u00e9"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"\ud83d\ude00 \ud800"}}`,
+		`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"x\\y"},"logprobs":null,"finish_reason":null}]}`,
+		`{"choices":[{"index":0,"delta":{"content":null,"reasoning_content":"think"},"finish_reason":null}],"usage":null}`,
+		`{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg","output_index":0,"content_index":0,"delta":"Hello"}`,
+		` { "type" : "content_block_delta" , "index" : 0 , "delta" : { "type" : "text_delta" , "text" : "a" } } `,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) || bytes.ContainsAny(data, "\r\n") {
+			return
+		}
+		bodies := map[Wire][]byte{
+			WireAnthropic: append([]byte("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"m\"}}\n\n"+
+				"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
+				"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"n\"}}\n\n"+
+				"event: content_block_delta\ndata: "), append(data, "\n\n"...)...),
+			WireChat:      append(append([]byte("data: "), data...), "\n\n"...),
+			WireResponses: append(append([]byte("event: response.output_text.delta\ndata: "), data...), "\n\n"...),
+		}
+		for w, body := range bodies {
+			fast, fm, ferr := replaySlow(w, bytes.NewReader(body), "fuzz", false)
+			slow, sm, serr := replaySlow(w, bytes.NewReader(body), "fuzz", true)
+			a, b := renderResult(fast, fm, ferr), renderResult(slow, sm, serr)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s: fast path differs from encoding/json on %s:\nfast %s\nslow %s", w, data, a, b)
+			}
+		}
+	})
+}
+
+func FuzzErrorBody(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}`,
+		`{"error":{"message":"quota","type":"insufficient_quota","code":"insufficient_quota"}}`,
+		`{"error":"model not found"}`, `{"detail":"bad"}`, `<html><title>502</title></html>`, `{"error":{"code":502}}`,
+	} {
+		f.Add([]byte(s), 429)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, status int) {
+		e := &APIError{Provider: "p", Status: status}
+		parseErrorBody(e, body)
+		hintFor(e, "set KEY", "m", "http://x")
+		_ = e.Error()
+		_ = e.retryable()
+	})
+}
