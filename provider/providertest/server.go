@@ -117,6 +117,11 @@ func NewHandler(replies ...Reply) *Server {
 	}}
 }
 
+// NewHandlerFunc is NewServerFunc without the listener (see NewHandler).
+func NewHandlerFunc(decide func(r Recorded) Reply) *Server {
+	return &Server{decide: decide}
+}
+
 func (s *Server) start() *Server {
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL
