@@ -47,7 +47,7 @@ var builtinProviders = []ProviderInfo{
 		KeyEnv: []string{"GROQ_API_KEY"}, BaseURLEnv: []string{"GROQ_BASE_URL"}, DefaultModel: "openai/gpt-oss-120b"},
 	{Name: "mistral", Wire: WireChat, BaseURL: "https://api.mistral.ai/v1",
 		KeyEnv: []string{"MISTRAL_API_KEY"}, BaseURLEnv: []string{"MISTRAL_BASE_URL"}, DefaultModel: "mistral-large-latest",
-		Quirks: ChatQuirks{MaxTokensField: "max_tokens", ShortToolIDs: true}},
+		Quirks: ChatQuirks{MaxTokensField: "max_tokens", ShortToolIDs: true, NoStreamUsage: true}},
 	{Name: "moonshot", Wire: WireChat, BaseURL: "https://api.moonshot.ai/v1",
 		KeyEnv: []string{"MOONSHOT_API_KEY", "KIMI_API_KEY"}, BaseURLEnv: []string{"MOONSHOT_BASE_URL"}, DefaultModel: "kimi-k2.6",
 		Quirks: ChatQuirks{MaxTokensField: "max_tokens"}},

@@ -72,18 +72,16 @@ func (c *Chat) Stream(ctx context.Context, req *Request) (Stream, error) {
 		asm:    asm,
 	}
 	cl.adjust = func(e *APIError) ([]byte, bool) {
-		if cr.MaxTokens == nil && cr.MaxCompletionTokens == nil {
+		switch {
+		case cr.StreamOptions != nil && strings.Contains(e.Message, "stream_options"):
+			cr.StreamOptions = nil // a server that knows no stream_options
+		case cr.MaxTokens != nil && strings.Contains(e.Message, "max_tokens") && !strings.Contains(e.Message, "max_completion_tokens"),
+			cr.MaxCompletionTokens != nil && strings.Contains(e.Message, "max_completion_tokens"):
+			cr.MaxTokens, cr.MaxCompletionTokens = cr.MaxCompletionTokens, cr.MaxTokens
+			c.swapped.Store(!c.swapped.Load())
+		default:
 			return nil, false
 		}
-		cur := "max_completion_tokens"
-		if cr.MaxTokens != nil {
-			cur = "max_tokens"
-		}
-		if !strings.Contains(e.Message, cur) {
-			return nil, false
-		}
-		cr.MaxTokens, cr.MaxCompletionTokens = cr.MaxCompletionTokens, cr.MaxTokens
-		c.swapped.Store(!c.swapped.Load())
 		b, err := json.Marshal(cr)
 		return b, err == nil
 	}

@@ -278,6 +278,9 @@ func (s *httpStream) connect() {
 	for k, v := range cfg.Header {
 		req.Header[k] = v
 	}
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", "zut")
+	}
 	resp, err := cfg.httpClient().Do(req)
 	if err != nil {
 		s.endAttempt()
@@ -443,7 +446,7 @@ func (s *httpStream) failed(err error) {
 	switch {
 	case errors.As(err, &ae):
 		ae.Message = redact(ae.Message, cfg.APIKey)
-		if ae.Status == http.StatusBadRequest && s.c.adjust != nil && !s.output {
+		if (ae.Status == http.StatusBadRequest || ae.Status == http.StatusUnprocessableEntity) && s.c.adjust != nil && !s.output {
 			if body, ok := s.c.adjust(ae); ok {
 				s.c.body = body
 				s.retry(err, 0)

@@ -37,8 +37,16 @@ const (
 //	thinking           Text, Signature (opaque, echoed back to the same API)
 //	redacted_thinking  Data (opaque, echoed back)
 //
-// Origin records which API produced a thinking block (for example
-// "anthropic"); signatures are only sent back to the API that made them.
+// Origin records which provider produced a thinking block (for example
+// "anthropic"); signatures are only sent back to the provider that made
+// them. A thinking block from the OpenAI Responses API keeps its reasoning
+// item ID in ID and its encrypted content in Signature.
+//
+// A tool_use Input is a JSON object. When the model sent arguments that are
+// not an object (cut off by the output limit, or malformed), Input holds the
+// raw text as a JSON string, so nothing is lost and the message still
+// marshals; a tool runner that unmarshals it into its argument struct gets
+// an error to report back to the model.
 type Block struct {
 	Type      BlockType       `json:"type"`
 	Text      string          `json:"text,omitempty"`

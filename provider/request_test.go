@@ -221,3 +221,29 @@ func TestShortToolID(t *testing.T) {
 		t.Error("different IDs map to the same short ID")
 	}
 }
+
+func TestChatStreamOptionsFallback(t *testing.T) {
+	var sent []bool
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		_, has := body["stream_options"]
+		mu.Lock()
+		sent = append(sent, has)
+		mu.Unlock()
+		if has {
+			w.WriteHeader(422)
+			w.Write([]byte(`{"object":"error","message":"body.stream_options: Extra inputs are not permitted","type":"invalid_request_error"}`))
+			return
+		}
+		w.Write(fixtureBytes("chat-text.sse"))
+	}))
+	defer srv.Close()
+	s, _ := (&Chat{Config: testConfig(srv.URL)}).Stream(context.Background(), &Request{Model: "m"})
+	collect(s)
+	s.Close()
+	if err := s.Err(); err != nil || len(sent) != 2 || !sent[0] || sent[1] {
+		t.Fatalf("Err() = %v, stream_options sent = %v; want it dropped after the 422", err, sent)
+	}
+}

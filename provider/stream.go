@@ -56,11 +56,16 @@ const (
 	// tool_use block Index.
 	EventToolDelta
 	// EventToolEnd: tool_use block Index is complete; Input is its
-	// arguments as a JSON object.
+	// arguments as a JSON object. When the arguments are not an object
+	// (cut off by the output limit, or malformed) Err is a *ToolInputError
+	// and Input holds the raw text as a JSON string.
 	EventToolEnd
-	// EventUsage: Usage holds the running usage of this response.
+	// EventUsage: Usage holds the running usage of this response (a total,
+	// not an increment).
 	EventUsage
-	// EventStop: the response ended normally with Stop.
+	// EventStop: the response ended normally with Stop; Usage is the final
+	// usage of the response (with CostUSD when the model's prices are known)
+	// and Model the model that answered.
 	EventStop
 )
 
