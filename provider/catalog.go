@@ -26,9 +26,12 @@ func (p *ProviderInfo) keyHint() string {
 	return "set " + p.KeyEnv[0] + " or run zut with --api-key"
 }
 
-// The catalog below was checked against the providers' published model
-// pages in 2026; prices are USD per million tokens at standard (not batch)
-// rates. Providers change them: $ZUT_HOME/models.json overrides any entry.
+// The catalog below was gathered from the providers' model and pricing
+// pages as published in 2026 (the Mistral, xAI and Gemini rows and
+// claude-opus-4-7 rest on older or second-hand figures; Moonshot publishes no
+// USD price zut could confirm, so kimi-k2.6 has none). Prices are USD per
+// million tokens at standard, not batch, rates. Providers change them:
+// $ZUT_HOME/models.json overrides any entry.
 
 var builtinProviders = []ProviderInfo{
 	{Name: "anthropic", Wire: WireAnthropic, BaseURL: "https://api.anthropic.com",
