@@ -158,11 +158,13 @@ func (r *recorder) add(format string, args ...any) {
 
 func (r *recorder) callbacks() host.Callbacks {
 	return host.Callbacks{
-		Notify:      func(ext, level, msg string) { r.add("notify %s %s %s", ext, level, msg) },
-		ClearNotes:  func(ext string) { r.add("clear_notes %s", ext) },
-		Alert:       func(ext, kind, reason string) { r.add("alert %s %s %s", ext, kind, reason) },
-		Status:      func(ext, key, level, text string) { r.add("status %s %s %s %q", ext, key, level, text) },
-		Widget:      func(ext string, w proto.Widget) { r.add("widget %s %s %s %s %v", ext, w.ID, w.Position, w.Title, w.Lines) },
+		Notify:     func(ext, level, msg string) { r.add("notify %s %s %s", ext, level, msg) },
+		ClearNotes: func(ext string) { r.add("clear_notes %s", ext) },
+		Alert:      func(ext, kind, reason string) { r.add("alert %s %s %s", ext, kind, reason) },
+		Status:     func(ext, key, level, text string) { r.add("status %s %s %s %q", ext, key, level, text) },
+		Widget: func(ext string, w proto.Widget) {
+			r.add("widget %s %s %s %s %v", ext, w.ID, w.Position, w.Title, w.Lines)
+		},
 		WidgetClear: func(ext, id string) { r.add("widget_clear %s %s", ext, id) },
 		OpenPanel:   func(ext string, p proto.Panel) { r.add("open_panel %s %s %v", ext, p.ID, p.Lines) },
 		RenderPanel: func(ext string, p proto.Panel) { r.add("render_panel %s %s %v", ext, p.ID, p.Lines) },
