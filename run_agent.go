@@ -21,10 +21,6 @@ func runAgent(ctx context.Context, e *env, args []string) error {
 	return errors.New("the agent is not built yet")
 }
 
-func runExt(ctx context.Context, e *env, args []string) error {
-	return errors.New("zut ext is not built yet")
-}
-
 func runSessions(ctx context.Context, e *env, args []string) error {
 	return errors.New("zut sessions is not built yet")
 }
