@@ -191,7 +191,7 @@ func writeDoctor(w io.Writer, reports []host.Report, color bool) error {
 		if r.Error != "" {
 			t.detail("error", r.Error)
 		}
-		if r.Log != "" {
+		if r.Log != "" && r.Status != host.StatusShadowed { // a shadowed one never ran: the log is the winner's
 			t.detail("log", r.Log)
 		}
 	}
