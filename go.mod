@@ -1,6 +1,6 @@
 module github.com/zut-go/zut
 
-go 1.26
+go 1.26.0
 
 require (
 	golang.org/x/sys v0.50.0

@@ -41,14 +41,16 @@ func (c Caps) DarkBackground() (dark, known bool) {
 
 // DetectProfile chooses the colour profile from the environment, read
 // through getenv (os.Getenv in production): no colour when stdout is not a
-// terminal, when NO_COLOR is set to anything non-empty, or for TERM=dumb;
-// truecolor for COLORTERM=truecolor or 24bit; 256 colours for TERM
+// terminal or for TERM=dumb; attributes without colour (ProfileMono) when
+// NO_COLOR is set to anything non-empty; truecolor for COLORTERM=truecolor or 24bit; 256 colours for TERM
 // containing "256color"; 16 colours otherwise.
 func DetectProfile(getenv func(string) string, isTTY bool) Profile {
 	term := getenv("TERM")
 	switch {
-	case !isTTY, getenv("NO_COLOR") != "", term == "dumb":
+	case !isTTY, term == "dumb":
 		return ProfileNone
+	case getenv("NO_COLOR") != "":
+		return ProfileMono
 	}
 	switch strings.ToLower(getenv("COLORTERM")) {
 	case "truecolor", "24bit":

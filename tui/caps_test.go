@@ -88,7 +88,7 @@ func TestDetectProfile(t *testing.T) {
 		want Profile
 	}{
 		{map[string]string{"TERM": "xterm-256color"}, false, ProfileNone},
-		{map[string]string{"TERM": "xterm-256color", "NO_COLOR": "1"}, true, ProfileNone},
+		{map[string]string{"TERM": "xterm-256color", "NO_COLOR": "1"}, true, ProfileMono},
 		{map[string]string{"TERM": "dumb", "COLORTERM": "truecolor"}, true, ProfileNone},
 		{map[string]string{"TERM": "xterm", "COLORTERM": "truecolor"}, true, ProfileTrueColor},
 		{map[string]string{"TERM": "xterm", "COLORTERM": "24bit"}, true, ProfileTrueColor},

@@ -1,9 +1,3 @@
-//go:build zutx
-
-// The zutx tag keeps this file out of builds until go.mod says "go 1.26.0":
-// golang.org/x/term and golang.org/x/sys v0.50 require it, and with "go 1.26"
-// nothing that imports them builds. Remove the tag together with that fix.
-
 package tui
 
 import (

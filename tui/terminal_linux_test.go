@@ -1,5 +1,3 @@
-//go:build zutx
-
 package tui
 
 import (

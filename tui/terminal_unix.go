@@ -1,4 +1,4 @@
-//go:build unix && zutx
+//go:build unix
 
 package tui
 
