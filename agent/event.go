@@ -1,0 +1,268 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/zut-go/zut/provider"
+)
+
+// Event is something the agent reports while it works. The concrete types
+// below marshal (with MarshalEvent) to exactly the event shapes of RPC mode,
+// so JSON mode, RPC mode and the terminal UI share one vocabulary.
+type Event interface {
+	EventType() string
+}
+
+// MarshalEvent encodes e as one JSON object with its "type" first.
+func MarshalEvent(e Event) ([]byte, error) {
+	body, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	head := `{"type":` + quote(e.EventType())
+	if string(body) == "{}" {
+		return []byte(head + "}"), nil
+	}
+	return append([]byte(head+","), body[1:]...), nil
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TurnStart: a model step begins (steps count from 1 within one prompt).
+type TurnStart struct {
+	Step int `json:"step"`
+}
+
+// RequestStarted: an HTTP attempt for a model request starts.
+type RequestStarted struct {
+	Provider    string `json:"provider"`
+	Model       string `json:"model"`
+	Scope       string `json:"scope"` // "turn", "compact", "btw"
+	Attempt     int    `json:"attempt"`
+	MaxAttempts int    `json:"max_attempts"`
+}
+
+// RetryScheduled: the attempt failed and another starts after DelayMS.
+type RetryScheduled struct {
+	Scope       string `json:"scope"`
+	Attempt     int    `json:"attempt"`
+	MaxAttempts int    `json:"max_attempts"`
+	DelayMS     int64  `json:"delay_ms"`
+	Error       string `json:"error,omitempty"`
+}
+
+// UserMessage: a user message was added to the conversation.
+type UserMessage struct {
+	Content []Block   `json:"content"`
+	Time    time.Time `json:"time"`
+}
+
+// AssistantStart: the model began answering.
+type AssistantStart struct{}
+
+// TextDelta: visible assistant text arrived. When an extension intercepts
+// assistant_message, no deltas are sent; the AssistantMessage carries the
+// text the user may see.
+type TextDelta struct {
+	Delta string `json:"delta"`
+}
+
+// ThinkingDelta: reasoning text arrived (an addition to the RPC event set).
+type ThinkingDelta struct {
+	Delta string `json:"delta"`
+}
+
+// ToolUseStart: the model started a tool call.
+type ToolUseStart struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// ToolUseArgs: a fragment of a tool call's JSON arguments arrived.
+type ToolUseArgs struct {
+	ID    string `json:"id"`
+	Delta string `json:"delta"`
+}
+
+// ToolUseEnd: a tool call's arguments are complete.
+type ToolUseEnd struct {
+	ID string `json:"id"`
+}
+
+// ToolCall: a tool call is about to be checked and run.
+type ToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// ToolExecutionStarted: the tool runs now (after interception and
+// confirmation).
+type ToolExecutionStarted struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// ToolProgress: partial output of a running tool.
+type ToolProgress struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// ToolResult: a tool call finished.
+type ToolResult struct {
+	ID      string          `json:"id"`
+	Name    string          `json:"name,omitempty"`
+	IsError bool            `json:"is_error"`
+	Content []Block         `json:"content"`
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+// AssistantMessage: the assistant message as the user may see it (after
+// assistant_message interception).
+type AssistantMessage struct {
+	Content []Block   `json:"content"`
+	Time    time.Time `json:"time"`
+	// Blocked is set when an extension suppressed the message; Reason is
+	// shown to the user.
+	Blocked bool   `json:"blocked,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Usage: token counts and cost of one model request, and the cumulative
+// totals of the session.
+type Usage struct {
+	Input      int        `json:"input"`
+	Output     int        `json:"output"`
+	Reasoning  int        `json:"reasoning"`
+	CacheRead  int        `json:"cache_read"`
+	CacheWrite int        `json:"cache_write"`
+	CostUSD    float64    `json:"cost_usd"`
+	Cumulative UsageTotal `json:"cumulative"`
+}
+
+// UsageTotal is the session's running usage.
+type UsageTotal struct {
+	Input      int     `json:"input"`
+	Output     int     `json:"output"`
+	Reasoning  int     `json:"reasoning"`
+	CacheRead  int     `json:"cache_read"`
+	CacheWrite int     `json:"cache_write"`
+	CostUSD    float64 `json:"cost_usd"`
+}
+
+// TurnEnd: a model step ended. Stop is end_turn, tool_use, max_tokens,
+// aborted or error (C16).
+type TurnEnd struct {
+	Stop  string `json:"stop"`
+	Error string `json:"error,omitempty"`
+}
+
+// Done: the prompt finished; the agent is idle.
+type Done struct{}
+
+// Error: something failed; Message is one line for the user.
+type Error struct {
+	Message string `json:"message"`
+}
+
+// CompactDone: the conversation was compacted into Summary.
+type CompactDone struct {
+	Summary string `json:"summary"`
+}
+
+// Notice: a line for the user that is not part of the conversation (a
+// blocked turn, a state warning, max steps reached). An addition to the RPC
+// event set.
+type Notice struct {
+	Level   string `json:"level"` // info, warn, error
+	Source  string `json:"source,omitempty"`
+	Message string `json:"message"`
+}
+
+func (TurnStart) EventType() string            { return "turn_start" }
+func (RequestStarted) EventType() string       { return "request_started" }
+func (RetryScheduled) EventType() string       { return "retry_scheduled" }
+func (UserMessage) EventType() string          { return "user_message" }
+func (AssistantStart) EventType() string       { return "assistant_start" }
+func (TextDelta) EventType() string            { return "text_delta" }
+func (ThinkingDelta) EventType() string        { return "thinking_delta" }
+func (ToolUseStart) EventType() string         { return "tool_use_start" }
+func (ToolUseArgs) EventType() string          { return "tool_use_args" }
+func (ToolUseEnd) EventType() string           { return "tool_use_end" }
+func (ToolCall) EventType() string             { return "tool_call" }
+func (ToolExecutionStarted) EventType() string { return "tool_execution_started" }
+func (ToolProgress) EventType() string         { return "tool_progress" }
+func (ToolResult) EventType() string           { return "tool_result" }
+func (AssistantMessage) EventType() string     { return "assistant_message" }
+func (Usage) EventType() string                { return "usage" }
+func (TurnEnd) EventType() string              { return "turn_end" }
+func (Done) EventType() string                 { return "done" }
+func (Error) EventType() string                { return "error" }
+func (CompactDone) EventType() string          { return "compact_done" }
+func (Notice) EventType() string               { return "notice" }
+
+// Block is a message content block in the RPC shape:
+//
+//	{"type":"text","text"}
+//	{"type":"image","mime_type","data"}
+//	{"type":"thinking","text"}
+//	{"type":"tool_call","id","name","args"}
+//	{"type":"tool_result","call_id","is_error","content":[...]}
+type Block struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text,omitempty"`
+	MIMEType string          `json:"mime_type,omitempty"`
+	Data     string          `json:"data,omitempty"`
+	ID       string          `json:"id,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	CallID   string          `json:"call_id,omitempty"`
+	IsError  *bool           `json:"is_error,omitempty"`
+	Content  []Block         `json:"content,omitempty"`
+}
+
+// Blocks converts provider blocks to the RPC shape. Signatures and redacted
+// reasoning are left out: they are opaque to clients.
+func Blocks(in []provider.Block) []Block {
+	out := make([]Block, 0, len(in))
+	for _, b := range in {
+		switch b.Type {
+		case provider.BlockText:
+			out = append(out, Block{Type: "text", Text: b.Text})
+		case provider.BlockImage:
+			out = append(out, Block{Type: "image", MIMEType: b.MIMEType, Data: b.Data})
+		case provider.BlockThinking:
+			out = append(out, Block{Type: "thinking", Text: b.Text})
+		case provider.BlockToolUse:
+			args := b.Input
+			if len(args) == 0 {
+				args = json.RawMessage("{}")
+			}
+			out = append(out, Block{Type: "tool_call", ID: b.ID, Name: b.Name, Args: args})
+		case provider.BlockToolResult:
+			isErr := b.IsError
+			out = append(out, Block{Type: "tool_result", CallID: b.ToolUseID, IsError: &isErr, Content: Blocks(b.Content)})
+		}
+	}
+	return out
+}
+
+// MessageJSON is a conversation message in the RPC shape (get_messages).
+type MessageJSON struct {
+	Role    string  `json:"role"`
+	Content []Block `json:"content"`
+}
+
+// Messages converts provider messages to the RPC shape.
+func Messages(in []provider.Message) []MessageJSON {
+	out := make([]MessageJSON, 0, len(in))
+	for _, m := range in {
+		out = append(out, MessageJSON{Role: string(m.Role), Content: Blocks(m.Content)})
+	}
+	return out
+}

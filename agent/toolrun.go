@@ -1,0 +1,261 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/provider"
+)
+
+// Confirmer asks the user whether a tool call may run.
+type Confirmer interface {
+	Confirm(ctx context.Context, req ConfirmRequest) (ConfirmAnswer, error)
+}
+
+// ConfirmRequest describes the call awaiting approval.
+type ConfirmRequest struct {
+	ToolID  string
+	Name    string
+	Args    json.RawMessage
+	Preview string
+}
+
+// ConfirmAnswer is the user's decision.
+type ConfirmAnswer struct {
+	Allow  bool
+	Always bool   // remember for this tool name for the rest of the session
+	Reason string // shown to the model when denied
+}
+
+// Policy decides which calls need asking.
+type Policy struct {
+	// Yolo runs every tool without asking.
+	Yolo bool
+	// DenyMutating refuses mutating tools when no Confirmer can ask
+	// (--no-yolo in print and JSON modes).
+	DenyMutating bool
+	// Interactive is true when interactive extension tools can run (a
+	// person can see their panels).
+	Interactive bool
+}
+
+// toolDefs lists the tools offered in the next request: built-ins, then
+// extension tools whose names no built-in and no reserved name takes.
+func (a *Agent) toolDefs() []provider.Tool {
+	var defs []provider.Tool
+	taken := map[string]bool{}
+	for _, t := range a.cfg.Tools {
+		d := t.Definition()
+		taken[d.Name] = true
+		defs = append(defs, d)
+	}
+	for _, et := range a.extTools() {
+		if taken[et.Def.Name] || tools.IsReserved(et.Def.Name) {
+			continue
+		}
+		taken[et.Def.Name] = true
+		defs = append(defs, et.Def)
+	}
+	return defs
+}
+
+func (a *Agent) extTools() []ExtensionTool {
+	if a.cfg.Extensions == nil {
+		return nil
+	}
+	return a.cfg.Extensions.Tools()
+}
+
+func (a *Agent) builtin(name string) tools.Tool {
+	for _, t := range a.cfg.Tools {
+		if t.Definition().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (a *Agent) extTool(name string) (ExtensionTool, bool) {
+	if tools.IsReserved(name) {
+		return ExtensionTool{}, false
+	}
+	for _, et := range a.extTools() {
+		if et.Def.Name == name {
+			return et, true
+		}
+	}
+	return ExtensionTool{}, false
+}
+
+// runTools runs the tool calls of one assistant message in order and
+// returns one tool_result block per call, also for calls that were blocked,
+// denied, failed or never started because the prompt was aborted.
+func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provider.StopReason) []provider.Block {
+	out := make([]provider.Block, 0, len(uses))
+	for _, u := range uses {
+		var r tools.Result
+		switch {
+		case ctx.Err() != nil:
+			r = errResult("tool call not run: the user aborted the turn")
+		case !isObject(u.Input) && stop == provider.StopMaxTokens:
+			r = errResult(fmt.Sprintf("tool call %q not run: the reply reached the output limit before its arguments were complete; make the call again with smaller arguments", u.Name))
+		case !isObject(u.Input):
+			r = errResult(fmt.Sprintf("tool call %q not run: its arguments are not a JSON object (%s); call it again with a JSON object", u.Name, clip(string(u.Input), 200)))
+		default:
+			r = a.runTool(ctx, u)
+		}
+		a.cfg.Emit(ToolResult{ID: u.ID, Name: u.Name, IsError: r.IsError, Content: Blocks(r.Content), Details: r.Details})
+		content := r.Content
+		if len(content) == 0 {
+			content = []provider.Block{provider.TextBlock("(no output)")}
+		}
+		out = append(out, provider.Block{Type: provider.BlockToolResult, ToolUseID: u.ID, Content: content, IsError: r.IsError})
+	}
+	return out
+}
+
+// runTool takes one call through notification, interception, lookup,
+// confirmation and execution.
+func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
+	args := rawArgs(u.Input)
+	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
+	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args})
+
+	if x := a.cfg.Extensions; x != nil && x.Intercepting("tool_call") {
+		d := x.InterceptToolCall(ctx, u.ID, u.Name, args)
+		if d.Block {
+			reason := d.Reason
+			if reason == "" {
+				reason = "blocked by an extension"
+			}
+			if d.By != "" {
+				reason = fmt.Sprintf("%s (blocked by extension %q)", reason, d.By)
+			}
+			return errResult(reason)
+		}
+		if len(d.Args) > 0 {
+			args = d.Args
+		}
+	}
+
+	bt := a.builtin(u.Name)
+	et, isExt := a.extTool(u.Name)
+	if bt == nil && !isExt {
+		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", ")))
+	}
+	if isExt && bt == nil && et.Interactive && !a.cfg.Policy.Interactive {
+		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name))
+	}
+
+	preview := previewOf(bt, u.Name, args)
+	if deny, reason := a.confirm(ctx, u.ID, u.Name, args, preview, bt, isExt && bt == nil); deny {
+		return errResult(reason)
+	}
+
+	a.cfg.Emit(ToolExecutionStarted{ID: u.ID, Name: u.Name})
+	progress := func(text string) { a.cfg.Emit(ToolProgress{ID: u.ID, Text: text}) }
+	if bt != nil {
+		return bt.Run(ctx, args, progress)
+	}
+	out, err := a.cfg.Extensions.CallTool(ctx, ToolInvocation{ToolID: u.ID, Name: u.Name, Args: args})
+	if err != nil {
+		if ctx.Err() != nil {
+			return errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name))
+		}
+		return errResult(err.Error())
+	}
+	if out.StateSet {
+		if err := a.cfg.Store.AppendState(out.Extension, out.State); err != nil {
+			a.cfg.Emit(Notice{Level: "warn", Source: out.Extension, Message: "save extension state: " + err.Error()})
+		}
+	}
+	if out.Warning != "" {
+		a.cfg.Emit(Notice{Level: "warn", Source: out.Extension, Message: out.Warning})
+	}
+	return out.Result
+}
+
+// confirm applies the policy; it reports whether the call is denied and
+// why.
+func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
+	if a.cfg.Policy.Yolo {
+		return false, ""
+	}
+	mutates := isExt
+	if m, ok := bt.(tools.Mutator); ok {
+		mutates = m.Mutates(args)
+	}
+	if !mutates {
+		return false, ""
+	}
+	a.mu.Lock()
+	remembered := a.always[name]
+	a.mu.Unlock()
+	if remembered {
+		return false, ""
+	}
+	if a.cfg.Confirm == nil {
+		if a.cfg.Policy.DenyMutating {
+			return true, fmt.Sprintf("tool %q was denied: zut runs with --no-yolo, which refuses tools that change files or run commands; use read-only tools or ask the user to rerun without --no-yolo", name)
+		}
+		return false, ""
+	}
+	a.notify(LifecycleEvent{Name: "tool_confirmation_requested", ToolID: id, ToolName: name, ToolPreview: preview})
+	ans, err := a.cfg.Confirm.Confirm(ctx, ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview})
+	if err != nil {
+		return true, fmt.Sprintf("tool %q was not run: %v", name, err)
+	}
+	if !ans.Allow {
+		reason := ans.Reason
+		if reason == "" {
+			reason = "the user declined this tool call"
+		}
+		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)
+	}
+	if ans.Always {
+		a.mu.Lock()
+		a.always[name] = true
+		a.mu.Unlock()
+	}
+	return false, ""
+}
+
+// previewOf is the short line shown in the confirmation dialog.
+func previewOf(bt tools.Tool, name string, args json.RawMessage) string {
+	if p, ok := bt.(tools.Previewer); ok {
+		return p.Preview(args)
+	}
+	return name + " " + clip(string(args), 200)
+}
+
+func (a *Agent) toolNames() []string {
+	var names []string
+	for _, d := range a.toolDefs() {
+		names = append(names, d.Name)
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
+}
+
+// isObject reports whether raw is a JSON object (absent counts as {}).
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || (t[0] == '{' && json.Valid(t))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func errResult(msg string) tools.Result {
+	return tools.Result{Content: []provider.Block{provider.TextBlock(msg)}, IsError: true}
+}
