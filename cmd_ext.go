@@ -140,12 +140,6 @@ func errNotFound(e *env, verb, name string) error {
 		verb, name, filepath.Join(workDir(), ".zut", "extensions"), extensionsDir(e))
 }
 
-// isTerminal reports whether f is an *os.File on a terminal.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	return ok && isTerminalFD(file.Fd())
-}
-
 // useColor reports whether output to w may be coloured: w is a terminal,
 // NO_COLOR is unset or empty, and TERM is not "dumb".
 func useColor(e *env, w io.Writer) bool {
