@@ -289,3 +289,18 @@ func errorText(err error) string {
 	}
 	return fmt.Sprint(err)
 }
+
+// SetSystem replaces the system prompt from the next request on (after a
+// reload of extensions or skills).
+func (a *Agent) SetSystem(system string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.System = system
+}
+
+// SetTools replaces the built-in tools from the next request on.
+func (a *Agent) SetTools(ts []tools.Tool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Tools = ts
+}

@@ -9,6 +9,12 @@ import (
 // stream sends req and turns the provider's events into agent events. It
 // returns the assembled message (partial when err is set).
 func (a *Agent) stream(ctx context.Context, req *provider.Request, scope string) (provider.Message, provider.StopReason, error) {
+	return a.streamText(ctx, req, scope, nil)
+}
+
+// streamText is stream with a callback for visible text deltas of scopes
+// other than "turn" (the turn's deltas are events).
+func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope string, onText func(string)) (provider.Message, provider.StopReason, error) {
 	client := a.client()
 	if client == nil {
 		return provider.Message{}, provider.StopError, errNoClient
@@ -42,6 +48,8 @@ func (a *Agent) stream(ctx context.Context, req *provider.Request, scope string)
 		case provider.EventTextDelta:
 			if scope == "turn" && !withhold {
 				a.cfg.Emit(TextDelta{Delta: e.Text})
+			} else if onText != nil {
+				onText(e.Text)
 			}
 		case provider.EventThinkingDelta:
 			if scope == "turn" {

@@ -5,10 +5,7 @@ import (
 	"errors"
 )
 
+// runRPC serves headless RPC over stdin and stdout.
 func runRPC(ctx context.Context, e *env, o options) error {
 	return errors.New("rpc mode is not built yet")
-}
-
-func runInteractive(ctx context.Context, e *env, o options) error {
-	return errors.New("the interactive UI is not built yet; use zut -p")
 }
