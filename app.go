@@ -192,6 +192,12 @@ func (a *app) openSession() error {
 	for _, w := range warnings {
 		fmt.Fprintf(a.env.stderr, "zut: warning: %s\n", w)
 	}
+	if o.fork != "" {
+		if err := s.Fork(o.fork); err != nil {
+			s.Close()
+			return fmt.Errorf("--fork: %w (zut sessions shows sessions; the entry ids are in the session file)", err)
+		}
+	}
 	a.sess = s
 	return nil
 }

@@ -23,6 +23,7 @@ type options struct {
 	resumeSet    bool
 	sessionPath  string
 	noSession    bool
+	fork         string
 	systemPrompt string
 	appendSystem string
 	noContext    bool
@@ -84,6 +85,7 @@ func newAgentFlagSet(o *options, out io.Writer) *flag.FlagSet {
 	fs.Var(optionalString{&o.resume, &o.resumeSet}, "r", "short for --resume")
 	fs.StringVar(&o.sessionPath, "session", "", "use the session file at PATH")
 	fs.BoolVar(&o.noSession, "no-session", false, "do not save this session")
+	fs.StringVar(&o.fork, "fork", "", "start a new branch from entry ID of the session chosen by -c, -r or --session")
 	fs.StringVar(&o.systemPrompt, "system-prompt", "", "replace the system prompt (text or @file)")
 	fs.StringVar(&o.appendSystem, "append-system-prompt", "", "append to the system prompt (text or @file)")
 	fs.BoolVar(&o.noContext, "no-context-files", false, "do not read AGENTS.md / CLAUDE.md")
@@ -148,6 +150,9 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	}
 	if n > 1 {
 		return o, usagef("use only one of --continue, --resume, --session and --no-session")
+	}
+	if o.fork != "" && !o.cont && !o.resumeSet && o.sessionPath == "" {
+		return o, usagef("--fork needs the session to fork: add -c, -r ID or --session PATH")
 	}
 	return o, nil
 }

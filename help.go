@@ -31,6 +31,7 @@ Session:
   -r, --resume [ID]             resume a session by id (or pick one)
   --session PATH                use the session file at PATH
   --no-session                  keep nothing on disk
+  --fork ID                     branch off at entry ID of that session (with -c, -r or --session)
 
 Prompt and tools:
   --system-prompt TEXT|@FILE    replace the system prompt

@@ -150,28 +150,22 @@ func c16Stop(s provider.StopReason) string {
 }
 
 // request builds the provider request for the current conversation. hidden
-// is turn_start context: it goes into this request only, as a trailing text
-// block of the last user message, and is never stored.
+// is turn_start context: it goes into this request only, as an ephemeral
+// trailing text block of the last user message, and is never stored.
 func (a *Agent) request(hidden string) *provider.Request {
-	msgs := a.cfg.Store.Messages()
-	if hidden != "" && len(msgs) > 0 {
-		last := msgs[len(msgs)-1]
-		if last.Role == provider.RoleUser {
-			content := append(append([]provider.Block{}, last.Content...),
-				provider.TextBlock("<extension-context>\n"+hidden+"\n</extension-context>"))
-			msgs = append(append([]provider.Message{}, msgs[:len(msgs)-1]...),
-				provider.Message{Role: provider.RoleUser, Content: content})
-		}
-	}
-	return &provider.Request{
+	req := &provider.Request{
 		Model:     a.cfg.Model.ID,
 		System:    a.cfg.System,
-		Messages:  msgs,
+		Messages:  a.cfg.Store.Messages(),
 		Tools:     a.toolDefs(),
 		MaxTokens: a.cfg.MaxTokens,
 		Reasoning: a.Reasoning(),
 		Cache:     true,
 	}
+	if hidden != "" {
+		req.Ephemeral = []provider.Block{provider.TextBlock("<extension-context>\n" + hidden + "\n</extension-context>")}
+	}
+	return req
 }
 
 // appendUserText records steering text that arrived too late to join a

@@ -136,9 +136,8 @@ func TestLoop(t *testing.T) {
 			replies: []reply{{text: "ok"}},
 			check: func(t *testing.T, c *scriptedClient, s *memStore, _ *echoTool) {
 				req := c.Requests()[0]
-				last := req.Messages[len(req.Messages)-1]
-				if !strings.Contains(last.Content[len(last.Content)-1].Text, "Current phase: parse") {
-					t.Errorf("hidden context missing from request: %+v", last)
+				if len(req.Ephemeral) != 1 || !strings.Contains(req.Ephemeral[0].Text, "Current phase: parse") {
+					t.Errorf("hidden context missing from request: %+v", req.Ephemeral)
 				}
 				for _, m := range s.Messages() {
 					if strings.Contains(m.Text(), "Current phase") {

@@ -161,6 +161,15 @@ func anthropicBody(req *Request, model string, m *Model, origin string) *anthrop
 	if req.Cache && len(out.Tools) > 0 {
 		out.Tools[len(out.Tools)-1].CacheControl = ephemeral
 	}
+	// Ephemeral blocks go after the breakpoint so that the cached prefix
+	// stays reusable by the next request, which will not carry them.
+	if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == RoleUser {
+		for _, b := range req.Ephemeral {
+			if ab, ok := anthropicContent(b, origin); ok {
+				out.Messages[n-1].Content = append(out.Messages[n-1].Content, ab)
+			}
+		}
+	}
 	if len(req.Tools) > 0 {
 		switch req.ToolsMode.Mode {
 		case "any":

@@ -189,7 +189,7 @@ func chatBody(req *Request, model string, m *Model, q ChatQuirks, origin string)
 		}
 		return s
 	}
-	for _, msg := range req.Messages {
+	for _, msg := range req.sendMessages() {
 		switch msg.Role {
 		case RoleAssistant:
 			out.Messages = append(out.Messages, chatAssistant(msg, q, id))

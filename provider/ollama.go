@@ -77,7 +77,7 @@ func ollamaBody(req *Request, model string, m *Model) *ollamaRequest {
 		out.Messages = append(out.Messages, ollamaMessage{Role: "system", Content: req.System})
 	}
 	names := map[string]string{} // tool call ID → tool name, for tool results
-	for _, msg := range req.Messages {
+	for _, msg := range req.sendMessages() {
 		if msg.Role == RoleAssistant {
 			om := ollamaMessage{Role: "assistant"}
 			for _, b := range msg.Content {

@@ -105,7 +105,7 @@ type responsesReasoningItem struct {
 func responsesBody(req *Request, model string, m *Model, origin string) *responsesRequest {
 	out := &responsesRequest{Model: model, Instructions: req.System, Stream: true, Temperature: req.Temperature, Input: []json.RawMessage{}}
 	add := func(v any) { out.Input = append(out.Input, mustJSON(v)) }
-	for _, msg := range req.Messages {
+	for _, msg := range req.sendMessages() {
 		if msg.Role == RoleAssistant {
 			var text strings.Builder
 			flush := func() {

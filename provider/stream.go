@@ -16,6 +16,11 @@ type Request struct {
 	MaxTokens   int
 	Temperature *float64
 	Reasoning   Reasoning
+	// Ephemeral blocks are appended to the last message, when it is the
+	// user's, for this request only (hidden per-turn context). Anthropic
+	// places them after the cache breakpoint so the cached prefix stays the
+	// same from one request to the next.
+	Ephemeral []Block
 	// Cache asks for prompt-cache breakpoints where the API supports them
 	// (Anthropic: system, tools and the last message).
 	Cache bool
@@ -112,4 +117,18 @@ type Client interface {
 	// Stream starts a request. Errors before the first event (after
 	// retries) are returned here or from Err.
 	Stream(ctx context.Context, req *Request) (Stream, error)
+}
+
+// sendMessages returns the messages with the Ephemeral blocks appended to
+// the last user message (copying, never changing req.Messages).
+func (r *Request) sendMessages() []Message {
+	n := len(r.Messages)
+	if len(r.Ephemeral) == 0 || n == 0 || r.Messages[n-1].Role != RoleUser {
+		return r.Messages
+	}
+	out := append([]Message{}, r.Messages...)
+	last := out[n-1]
+	last.Content = append(append([]Block{}, last.Content...), r.Ephemeral...)
+	out[n-1] = last
+	return out
 }

@@ -41,7 +41,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/provider/providertest"
 )
 
@@ -65,70 +64,16 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-// scriptReply is the JSON form of a providertest.Reply.
-type scriptReply struct {
-	Text         string            `json:"text"`
-	Thinking     string            `json:"thinking"`
-	Tools        []scriptTool      `json:"tools"`
-	Stop         string            `json:"stop"`
-	Usage        provider.Usage    `json:"usage"`
-	Chunks       int               `json:"chunks"`
-	Status       int               `json:"status"`
-	ErrorType    string            `json:"error_type"`
-	ErrorMessage string            `json:"error_message"`
-	Body         string            `json:"body"`
-	Header       map[string]string `json:"header"`
-	DelayMS      int               `json:"delay_ms"`
-	EventDelayMS int               `json:"event_delay_ms"`
-	Cut          bool              `json:"cut"`
-	Hang         bool              `json:"hang"`
-}
-
-type scriptTool struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"` // an object, or a string holding JSON
-}
-
-func (s scriptReply) reply() (providertest.Reply, error) {
-	r := providertest.Reply{
-		Text: s.Text, Thinking: s.Thinking, Stop: provider.StopReason(s.Stop), Usage: s.Usage, Chunks: s.Chunks,
-		Status: s.Status, ErrorType: s.ErrorType, ErrorMessage: s.ErrorMessage, Body: s.Body, Header: s.Header,
-		Delay: time.Duration(s.DelayMS) * time.Millisecond, EventDelay: time.Duration(s.EventDelayMS) * time.Millisecond,
-		Cut: s.Cut, Hang: s.Hang,
-	}
-	for _, t := range s.Tools {
-		args := string(t.Args)
-		var str string
-		if json.Unmarshal(t.Args, &str) == nil {
-			args = str
-		}
-		if t.Name == "" {
-			return r, errors.New("a tool call needs a name")
-		}
-		r.Tools = append(r.Tools, providertest.ToolCall{ID: t.ID, Name: t.Name, Args: args})
-	}
-	return r, nil
-}
-
 func loadScript(path string) ([]providertest.Reply, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var script []scriptReply
-	if err := json.Unmarshal(data, &script); err != nil {
-		return nil, fmt.Errorf("read script %s: %v (want a JSON array of replies)", path, err)
+	r, err := providertest.ParseScript(data)
+	if err != nil {
+		return nil, fmt.Errorf("read script %s: %v", path, err)
 	}
-	var out []providertest.Reply
-	for i, s := range script {
-		r, err := s.reply()
-		if err != nil {
-			return nil, fmt.Errorf("read script %s: reply %d: %v", path, i+1, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return r, nil
 }
 
 // run serves until ctx ends.
