@@ -46,12 +46,12 @@ func (c *conn) dispatch(f proto.Frame) (done bool, err error) {
 			cancel()
 		}
 	case *proto.CommandInvoked:
-		c.goRequest(func() {
+		c.afterEvents(func() {
 			resp := c.e.runCommand(f.Name, f.Args)
 			c.reply(resp.frame(f.ID))
 		})
 	case *proto.EventIntercept:
-		c.goRequest(func() { c.reply(c.e.intercept(f)) })
+		c.afterEvents(func() { c.reply(c.e.intercept(f)) })
 	case *proto.Event:
 		ev := eventFrom(f)
 		c.enqueue(func() { c.e.runEvent(ev) })
@@ -119,7 +119,7 @@ func (c *conn) toolCall(f *proto.ToolCall) {
 	c.cmu.Lock()
 	c.calls[f.ID] = cancel
 	c.cmu.Unlock()
-	c.goRequest(func() {
+	c.afterEvents(func() {
 		defer cancel()
 		res := c.e.runTool(ctx, f.Name, f.Args)
 		c.cmu.Lock()

@@ -208,6 +208,15 @@ func (c *conn) serial() {
 }
 
 // goRequest runs fn on its own goroutine, joined by end.
+// afterEvents runs fn on its own goroutine once every event that arrived
+// before it has been handled, so that a request (a tool call, a command, an
+// interceptor) sees the state those events restored, such as the session
+// state of session_opened, while a slow request never holds up later
+// events.
+func (c *conn) afterEvents(fn func()) {
+	c.enqueue(func() { c.goRequest(fn) })
+}
+
 func (c *conn) goRequest(fn func()) {
 	c.workers.Add(1)
 	go func() {
