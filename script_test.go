@@ -35,11 +35,12 @@ import (
 //	[!] stdout|stderr REGEX  the last exec's output (does not) match
 //	requests N               the model server got N requests
 //	[!] request N REGEX      request N's body (1-based, raw JSON) does (not) match
-//	exists PATH              a file exists (glob patterns allowed)
+//	[!] exists PATH          a file exists (glob patterns allowed)
 //	[!] grep REGEX PATH      a file (glob allowed, newest match) does (not) match
 //	build-ext NAME           build examples/extensions/NAME into $WORK/ext/NAME
 //	newest VAR GLOB          set VAR to the newest file matching GLOB
-//	field VAR FILE N KEY     set VAR to the string KEY of JSON line N of FILE
+//	field VAR FILE RE KEY    set VAR to the string KEY of the first JSON line
+//	                         of FILE (glob: newest) matching RE
 //	sleep DURATION           wait (for processes that must notice something)
 //
 // Arguments are split on spaces; single quotes group; $VAR expands.
@@ -281,8 +282,12 @@ func (s *script) command(neg bool, name string, args []string) {
 		}
 		s.match(neg, "request "+args[0], args[1], string(reqs[n-1].Raw))
 	case "exists":
-		if matches, _ := filepath.Glob(s.path(args[0])); len(matches) == 0 {
+		matches, _ := filepath.Glob(s.path(args[0]))
+		switch {
+		case len(matches) == 0 && !neg:
 			s.fatalf("%s does not exist", args[0])
+		case len(matches) > 0 && neg:
+			s.fatalf("%s exists but should not", args[0])
 		}
 	case "grep":
 		p := s.newest(args[1])
@@ -429,27 +434,33 @@ func (s *script) buildExt(name string) {
 	}
 }
 
-// field sets a variable from a JSON lines file: field VAR FILE N KEY.
+// field sets a variable from a JSON lines file: field VAR FILE REGEX KEY.
 func (s *script) field(args []string) {
 	if len(args) != 4 {
-		s.fatalf("usage: field VAR FILE N KEY")
+		s.fatalf("usage: field VAR FILE REGEX KEY")
 	}
 	data, err := os.ReadFile(s.newest(args[1]))
 	if err != nil {
 		s.fatalf("field: %v", err)
 	}
-	n, _ := strconv.Atoi(args[2])
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if n < 1 || n > len(lines) {
-		s.fatalf("field: %s has %d lines, not %d", args[1], len(lines), n)
+	re, err := regexp.Compile(args[2])
+	if err != nil {
+		s.fatalf("field: %v", err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(lines[n-1]), &m); err != nil {
-		s.fatalf("field: line %d: %v", n, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		if !re.MatchString(line) {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			s.fatalf("field: %v: %s", err, line)
+		}
+		v, ok := m[args[3]].(string)
+		if !ok {
+			s.fatalf("field: no string %q in %s", args[3], line)
+		}
+		s.env[args[0]] = v
+		return
 	}
-	v, ok := m[args[3]].(string)
-	if !ok {
-		s.fatalf("field: line %d has no string %q: %s", n, args[3], lines[n-1])
-	}
-	s.env[args[0]] = v
+	s.fatalf("field: no line of %s matches %q", args[1], args[2])
 }

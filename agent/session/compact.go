@@ -13,6 +13,9 @@ const (
 	BytesPerToken   = 4    // text, tool input and output
 	ImageTokens     = 1200 // one image, whatever its size
 	messageOverhead = 4    // role and framing of one message
+	// minSummarised is the least a compaction must replace to be worth a
+	// model call when the recent messages alone exceed keepTokens.
+	minSummarised = 1000
 )
 
 // EstimateTokens estimates how many tokens m takes in a request.
@@ -43,9 +46,10 @@ func blockTokens(b provider.Block) int {
 // recent context stay verbatim: it returns the index of the first message
 // to keep. The cut never separates a tool_result from the tool_use it
 // answers, because the first kept message never holds a tool_result. It
-// keeps at least keepTokens when it can, and less only when no valid cut
-// exists further back. ok is false when keeping keepTokens needs every
-// message or no valid cut leaves something to summarise.
+// keeps at least keepTokens when it can, and less when no valid cut exists
+// further back or when the oldest messages alone hold more than the rest
+// (a long prompt followed by many tool calls). ok is false when no valid
+// cut leaves at least minSummarised tokens to summarise.
 func CutPoint(msgs []provider.Message, keepTokens int) (cut int, ok bool) {
 	return cutPoint(msgs, keepTokens, 1)
 }
@@ -61,7 +65,18 @@ func cutPoint(msgs []provider.Message, keepTokens, first int) (int, bool) {
 		}
 	}
 	if at < first {
-		return 0, false // all of it is needed to keep keepTokens
+		// Even the newest messages alone exceed keepTokens once the oldest
+		// are counted: keep everything after the oldest, so that a long
+		// single prompt (one user message, many tool calls) still
+		// compacts. Summarising must free something worth a request.
+		at = first
+		freed := 0
+		for _, m := range msgs[:min(first, len(msgs))] {
+			freed += EstimateTokens(m)
+		}
+		if first >= len(msgs) || freed < minSummarised {
+			return 0, false
+		}
 	}
 	for j := at; j >= first; j-- {
 		if startsCleanly(msgs[j]) {

@@ -41,6 +41,7 @@ func kb(role provider.Role) provider.Message {
 
 func TestCutPoint(t *testing.T) {
 	u, a := kb(provider.RoleUser), kb(provider.RoleAssistant)
+	bigUser := provider.Message{Role: provider.RoleUser, Content: []provider.Block{provider.TextBlock(strings.Repeat("b", 8000))}}
 	tu := toolUse("c", "read", `{"path":"`+strings.Repeat("p", 380)+`"}`)
 	tr := toolResult("c", strings.Repeat("r", 400))
 	cases := []struct {
@@ -61,6 +62,8 @@ func TestCutPoint(t *testing.T) {
 		{"keeping the amount needs everything", []provider.Message{tu, tr, u}, 250, 0, false},
 		{"never cut before the first message", []provider.Message{tu, tr, u}, 150, 2, true},
 		{"empty", nil, 10, 0, false},
+		{"one big prompt then tool calls", []provider.Message{bigUser, tu, tr}, 250, 1, true},
+		{"small first message is not worth a summary", []provider.Message{u, tu, tr}, 250, 0, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
