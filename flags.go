@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -57,6 +58,9 @@ func (o optionalString) String() string {
 	return *o.val
 }
 func (o optionalString) Set(v string) error {
+	if v == "true" { // bare -r: the flag package passes "true"
+		v = ""
+	}
 	*o.val = v
 	*o.set = true
 	return nil
@@ -105,7 +109,7 @@ func newAgentFlagSet(o *options, out io.Writer) *flag.FlagSet {
 func parseOptions(args []string, out io.Writer) (options, error) {
 	var o options
 	fs := newAgentFlagSet(&o, out)
-	rest := args
+	rest := joinResumeID(args)
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if err == flag.ErrHelp {
@@ -114,12 +118,13 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 			}
 			return o, errUsageSilent
 		}
-		rest = fs.Args()
-		if len(rest) == 0 {
+		consumed := len(rest) - len(fs.Args())
+		if consumed > 0 && rest[consumed-1] == "--" {
+			o.prompt = append(o.prompt, fs.Args()...)
 			break
 		}
-		if rest[0] == "--" {
-			o.prompt = append(o.prompt, rest[1:]...)
+		rest = fs.Args()
+		if len(rest) == 0 {
 			break
 		}
 		o.prompt = append(o.prompt, rest[0])
@@ -155,4 +160,31 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 		return o, usagef("--fork needs the session to fork: add -c, -r ID or --session PATH")
 	}
 	return o, nil
+}
+
+// sessionIDLike matches what -r takes as a session id rather than a prompt.
+var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]{3,}$`)
+
+// joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
+// like a session id (or prefix), because the flag package cannot give a
+// flag an optional value: "zut -r" picks a session, "zut -r 3f2a" resumes
+// 3f2a, and "zut -r 'fix the bug'" resumes the latest with that prompt.
+func joinResumeID(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		switch a {
+		case "-r", "--r", "-resume", "--resume":
+			if i+1 < len(args) && sessionIDLike.MatchString(args[i+1]) {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

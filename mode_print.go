@@ -39,7 +39,7 @@ func runPrint(ctx context.Context, e *env, o options, prompt string) error {
 		fmt.Fprintf(e.stderr, "zut: %s\n", a.resolved.Note)
 	}
 	a.start()
-	err = a.agent.Prompt(ctx, agent.Input{Text: prompt})
+	err = a.prompt(ctx, agent.Input{Text: prompt})
 	switch {
 	case errors.Is(err, agent.ErrAborted) && ctx.Err() != nil:
 		return errAborted
@@ -82,7 +82,7 @@ func runJSON(ctx context.Context, e *env, o options, prompt string) error {
 	}
 	defer a.Close()
 	a.start()
-	err = a.agent.Prompt(ctx, agent.Input{Text: prompt})
+	err = a.prompt(ctx, agent.Input{Text: prompt})
 	mu.Lock()
 	defer mu.Unlock()
 	if werr != nil {
