@@ -7,9 +7,9 @@ import (
 	"io"
 )
 
-// NewFrame returns a pointer to a new zero frame of the extension protocol
-// for the type name typ, or nil when typ names no frame of either
-// direction. It is the default catalog of Reader.
+// NewFrame returns a pointer to a new zero frame of the extension protocol,
+// additions included, for the type name typ, or nil when typ names no
+// frame of either direction. It is the default catalog of Reader.
 func NewFrame(typ string) Frame {
 	return newExtensionFrame([]byte(typ))
 }
@@ -86,7 +86,7 @@ func newExtensionFrame(b []byte) Frame {
 	case "shutdown":
 		return new(Shutdown)
 	}
-	return nil
+	return newAddedFrame(b)
 }
 
 // Marshal returns the encoding of f as one JSON object with "type" first,

@@ -257,7 +257,7 @@ func TestReaderCustomCatalog(t *testing.T) {
 }
 
 func FuzzReader(f *testing.F) {
-	for _, frames := range frameCases {
+	for _, frames := range allFrameCases() {
 		for _, fr := range frames {
 			b, _ := Marshal(fr)
 			f.Add(b)

@@ -124,11 +124,18 @@ type Panel struct {
 }
 
 // Widget sets or replaces one persistent widget of the sending extension.
+// Priority, Markdown, BorderColor and NoBorder, and the position
+// WidgetBelowInput, are additions of capability ui2 (C18); the host clears
+// them for other extensions. Lower priorities are drawn first.
 type Widget struct {
-	ID       string   `json:"id"`
-	Position string   `json:"position,omitempty"`
-	Title    string   `json:"title,omitempty"`
-	Lines    []string `json:"lines,omitempty"`
+	ID          string   `json:"id"`
+	Position    string   `json:"position,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Lines       []string `json:"lines,omitempty"`
+	Priority    int      `json:"priority,omitempty"`
+	Markdown    bool     `json:"markdown,omitempty"`
+	BorderColor string   `json:"border_color,omitempty"`
+	NoBorder    bool     `json:"no_border,omitempty"`
 }
 
 // Type returns "widget".

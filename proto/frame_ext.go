@@ -15,10 +15,12 @@ type Hello struct {
 }
 
 // RegisterCommand registers a slash command. Names compare
-// case-insensitively (C8).
+// case-insensitively (C8). Complete (capability ui2) asks the host to
+// request argument completions with CommandComplete.
 type RegisterCommand struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	Complete    bool   `json:"complete,omitempty"`
 }
 
 // RegisterTool registers a tool the model can call. Schema is a JSON
@@ -55,14 +57,27 @@ type ToolResult struct {
 }
 
 // EventInterceptResponse replies to an EventIntercept with the same ID.
-// The zero value allows the event unchanged.
+// The zero value allows the event unchanged. The members after Context
+// answer the interceptions of capability intercepts2: Action and Text for
+// input (InputHandled, InputTransform), SystemPrompt and InjectText for
+// before_agent_start, Content and IsError for tool_result, Messages for
+// context_prepare, and Cancel (with Reason) for before_fork,
+// before_session_switch and before_compact.
 type EventInterceptResponse struct {
-	ID           string          `json:"id"`
-	Block        bool            `json:"block,omitempty"`
-	Reason       string          `json:"reason,omitempty"`
-	ModifiedArgs json.RawMessage `json:"modified_args,omitempty"`
-	ReplaceText  string          `json:"replace_text,omitempty"`
-	Context      string          `json:"context,omitempty"`
+	ID           string           `json:"id"`
+	Block        bool             `json:"block,omitempty"`
+	Reason       string           `json:"reason,omitempty"`
+	ModifiedArgs json.RawMessage  `json:"modified_args,omitempty"`
+	ReplaceText  string           `json:"replace_text,omitempty"`
+	Context      string           `json:"context,omitempty"`
+	Action       string           `json:"action,omitempty"`
+	Text         string           `json:"text,omitempty"`
+	SystemPrompt string           `json:"system_prompt,omitempty"`
+	InjectText   string           `json:"inject_text,omitempty"`
+	Content      *string          `json:"content,omitempty"`
+	IsError      *bool            `json:"is_error,omitempty"`
+	Messages     []ContextMessage `json:"messages,omitempty"`
+	Cancel       bool             `json:"cancel,omitempty"`
 }
 
 // CommandResponse replies to a CommandInvoked with the same ID. Action is
@@ -111,11 +126,13 @@ type PanelClose struct {
 }
 
 // Status sets or replaces the status item Key of the extension; an empty
-// Text clears it.
+// Text clears it. Priority (capability ui2) orders the items: lower is
+// further left.
 type Status struct {
-	Key   string `json:"key"`
-	Level string `json:"level,omitempty"`
-	Text  string `json:"text"`
+	Key      string `json:"key"`
+	Level    string `json:"level,omitempty"`
+	Text     string `json:"text"`
+	Priority int    `json:"priority,omitempty"`
 }
 
 // WidgetClear removes the widget ID of the extension.

@@ -46,31 +46,68 @@ type ToolCancel struct {
 // only the fields of that event are encoded (see the Event constants).
 // State is the receiving extension's own state, set on session events
 // only.
+//
+// The members after Error belong to the events of capability events2 (see
+// Events2): Prompt (agent_start), Response and Stop (agent_end), IsError
+// (tool_execution_end, tool_result), Content (tool_result, message_end),
+// Text and Source (input), Chunk (message_update), Model, PreviousModel
+// and Source (model_change), CustomName, Data and From (custom).
 type Event struct {
-	Name        string          `json:"event"`
-	Session     *Session        `json:"session,omitempty"`
-	State       json.RawMessage `json:"state,omitempty"`
-	Step        int             `json:"step,omitempty"`
-	ToolID      string          `json:"tool_id,omitempty"`
-	ToolName    string          `json:"tool_name,omitempty"`
-	ToolArgs    json.RawMessage `json:"tool_args,omitempty"`
-	ToolPreview string          `json:"tool_preview,omitempty"`
-	Text        string          `json:"text,omitempty"`
-	Stop        string          `json:"stop,omitempty"`
-	Error       string          `json:"error,omitempty"`
+	Name          string          `json:"event"`
+	Session       *Session        `json:"session,omitempty"`
+	State         json.RawMessage `json:"state,omitempty"`
+	Step          int             `json:"step,omitempty"`
+	ToolID        string          `json:"tool_id,omitempty"`
+	ToolName      string          `json:"tool_name,omitempty"`
+	ToolArgs      json.RawMessage `json:"tool_args,omitempty"`
+	ToolPreview   string          `json:"tool_preview,omitempty"`
+	Text          string          `json:"text,omitempty"`
+	Stop          string          `json:"stop,omitempty"`
+	Error         string          `json:"error,omitempty"`
+	Prompt        string          `json:"prompt,omitempty"`
+	Response      string          `json:"response,omitempty"`
+	IsError       bool            `json:"is_error,omitempty"`
+	Content       string          `json:"content,omitempty"`
+	Source        string          `json:"source,omitempty"`
+	Chunk         string          `json:"chunk,omitempty"`
+	Model         string          `json:"model,omitempty"`
+	PreviousModel string          `json:"previous_model,omitempty"`
+	CustomName    string          `json:"name,omitempty"`
+	Data          json.RawMessage `json:"data,omitempty"`
+	From          string          `json:"from,omitempty"`
 }
 
 // EventIntercept asks an extension to allow, block or rewrite an event
 // before it happens; it answers with an EventInterceptResponse of the same
-// ID. Name is tool_call, turn_start or assistant_message.
+// ID. Name is tool_call, turn_start or assistant_message, or with
+// capability intercepts2 one of Intercepts2, whose members follow Text:
+// Text and Source (input), Prompt (before_agent_start), ToolID, ToolName,
+// ToolArgs, Content and IsError (tool_result), Messages
+// (context_prepare), TargetID, IsUserMessage and UserText (before_fork),
+// Reason (before_session_switch), and the context figures and IsAutomatic
+// (before_compact).
 type EventIntercept struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"event"`
-	ToolID   string          `json:"tool_id,omitempty"`
-	ToolName string          `json:"tool_name,omitempty"`
-	ToolArgs json.RawMessage `json:"tool_args,omitempty"`
-	Step     int             `json:"step,omitempty"`
-	Text     string          `json:"text,omitempty"`
+	ID              string           `json:"id"`
+	Name            string           `json:"event"`
+	ToolID          string           `json:"tool_id,omitempty"`
+	ToolName        string           `json:"tool_name,omitempty"`
+	ToolArgs        json.RawMessage  `json:"tool_args,omitempty"`
+	Step            int              `json:"step,omitempty"`
+	Text            string           `json:"text,omitempty"`
+	Source          string           `json:"source,omitempty"`
+	Prompt          string           `json:"prompt,omitempty"`
+	Content         string           `json:"content,omitempty"`
+	IsError         bool             `json:"is_error,omitempty"`
+	Messages        []ContextMessage `json:"messages,omitempty"`
+	TargetID        string           `json:"target_id,omitempty"`
+	IsUserMessage   bool             `json:"is_user_message,omitempty"`
+	UserText        string           `json:"user_text,omitempty"`
+	Reason          string           `json:"reason,omitempty"`
+	EstimatedTokens int              `json:"estimated_tokens,omitempty"`
+	ContextLimit    int              `json:"context_limit,omitempty"`
+	UsagePercent    float64          `json:"usage_percent,omitempty"`
+	MessageCount    int              `json:"message_count,omitempty"`
+	IsAutomatic     bool             `json:"is_automatic,omitempty"`
 }
 
 // PanelKey is a key pressed while the panel PanelID is focused. Key is a
@@ -135,6 +172,7 @@ type eventWire struct {
 	Text        *string          `json:"text,omitempty"`
 	Stop        *string          `json:"stop,omitempty"`
 	Error       *string          `json:"error,omitempty"`
+	addedWire
 }
 
 // MarshalJSON encodes the members of the event named by Name: session and
@@ -166,6 +204,9 @@ func (f Event) MarshalJSON() ([]byte, error) {
 		}
 		w.ToolPreview, w.Text = nonEmpty(&f.ToolPreview), nonEmpty(&f.Text)
 		w.Stop, w.Error = nonEmpty(&f.Stop), nonEmpty(&f.Error)
+		if !addedEventMembers(&w, &f) {
+			nonZeroEventMembers(&w, &f)
+		}
 	}
 	return marshalNoEscape(w)
 }
@@ -190,6 +231,9 @@ func (f EventIntercept) MarshalJSON() ([]byte, error) {
 			w.ToolArgs = &f.ToolArgs
 		}
 		w.Text = nonEmpty(&f.Text)
+		if !addedInterceptMembers(&w, &f) {
+			nonZeroInterceptMembers(&w, &f)
+		}
 	}
 	return marshalNoEscape(w)
 }

@@ -116,41 +116,71 @@ var frameCases = map[string][]Frame{
 	"shutdown": {&Shutdown{}},
 }
 
+// allFrameCases returns the golden case groups of protocol v2 and of the
+// additions (frame_add_test.go). A group is named after its frame type,
+// or "<type>.added" for additive members of a v2 frame, kept in a golden
+// file of their own so that the v2 files never change.
+func allFrameCases() map[string][]Frame {
+	all := map[string][]Frame{}
+	for k, v := range frameCases {
+		all[k] = v
+	}
+	for k, v := range addedFrameCases {
+		all[k] = v
+	}
+	return all
+}
+
+// groupType is the frame type of a case group.
+func groupType(group string) string {
+	typ, _, _ := strings.Cut(group, ".")
+	return typ
+}
+
 // TestFrameCasesCoverCatalog fails when a frame type of NewFrame has no
 // golden cases, or a case group is named after the wrong type.
 func TestFrameCasesCoverCatalog(t *testing.T) {
-	for typ, frames := range frameCases {
+	cases := allFrameCases()
+	for group, frames := range cases {
+		typ := groupType(group)
 		if NewFrame(typ) == nil {
 			t.Errorf("NewFrame(%q) = nil, want a frame", typ)
 		}
 		for _, f := range frames {
 			if f.Type() != typ {
-				t.Errorf("frame %#v in group %q has Type() %q", f, typ, f.Type())
+				t.Errorf("frame %#v in group %q has Type() %q", f, group, f.Type())
 			}
 		}
 	}
-	for _, typ := range extensionTypes {
+	types := append(slices.Clone(extensionTypes), addedTypes...)
+	for _, typ := range types {
 		f := NewFrame(typ)
 		if f == nil || f.Type() != typ {
 			t.Errorf("NewFrame(%q) = %#v, want a frame of that type", typ, f)
 		}
-		if len(frameCases[typ]) == 0 {
+		if len(cases[typ]) == 0 {
 			t.Errorf("frame type %q has no golden cases", typ)
 		}
 	}
-	if len(frameCases) != len(extensionTypes) {
-		t.Errorf("frameCases has %d groups, the catalog %d types", len(frameCases), len(extensionTypes))
+	groups := 0
+	for group := range cases {
+		if !strings.Contains(group, ".") {
+			groups++
+		}
+	}
+	if groups != len(types) {
+		t.Errorf("the golden cases have %d frame types, the catalog %d", groups, len(types))
 	}
 	if f := NewFrame("no_such_frame"); f != nil {
 		t.Errorf("NewFrame(%q) = %#v, want nil", "no_such_frame", f)
 	}
 }
 
-// catalogTypes lists the frame types that have golden files, sorted.
+// catalogTypes lists the case groups, each with a golden file, sorted.
 func catalogTypes() []string {
 	var types []string
-	for typ := range frameCases {
-		types = append(types, typ)
+	for group := range allFrameCases() {
+		types = append(types, group)
 	}
 	slices.Sort(types)
 	return types
@@ -160,7 +190,7 @@ func TestFrameGolden(t *testing.T) {
 	for _, typ := range catalogTypes() {
 		t.Run(typ, func(t *testing.T) {
 			var got []byte
-			for _, f := range frameCases[typ] {
+			for _, f := range allFrameCases()[typ] {
 				line, err := AppendFrame(got, f)
 				if err != nil {
 					t.Fatalf("AppendFrame(%#v) error: %v", f, err)
@@ -195,7 +225,7 @@ func TestFrameRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := frameCases[typ]
+			want := allFrameCases()[typ]
 			for _, line := range strings.SplitAfter(string(data), "\n") {
 				if line == "" {
 					continue
@@ -268,7 +298,7 @@ func TestEventMembers(t *testing.T) {
 		{"assistant text empty kept", Event{Name: "assistant_message"}, `{"type":"event","event":"assistant_message","text":""}`},
 		{"tool_call args default", Event{Name: "tool_call", ToolID: "a", ToolName: "b"}, `{"type":"event","event":"tool_call","tool_id":"a","tool_name":"b","tool_args":{}}`},
 		{"foreign members dropped", Event{Name: "turn_end", Stop: "aborted", Step: 4, Text: "x"}, `{"type":"event","event":"turn_end","stop":"aborted"}`},
-		{"unknown event keeps non-zero", Event{Name: "custom", Step: 2, Text: "t"}, `{"type":"event","event":"custom","step":2,"text":"t"}`},
+		{"unknown event keeps non-zero", Event{Name: "x_later", Step: 2, Text: "t"}, `{"type":"event","event":"x_later","step":2,"text":"t"}`},
 		{"intercept step zero kept", EventIntercept{ID: "1", Name: "turn_start"}, `{"type":"event_intercept","id":"1","event":"turn_start","step":0}`},
 		{"intercept text empty kept", EventIntercept{ID: "1", Name: "assistant_message"}, `{"type":"event_intercept","id":"1","event":"assistant_message","text":""}`},
 		{"tool_call nil args", ToolCall{ID: "1", Name: "x"}, `{"type":"tool_call","id":"1","name":"x","args":{}}`},
