@@ -1,0 +1,357 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/proto"
+	"github.com/zut-go/zut/provider"
+)
+
+// dispatch decodes and handles one command line on the dispatcher
+// goroutine. It returns an error only when zut must end (a wrong token).
+func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
+	cmd, err := proto.DecodeRPCCommand(line)
+	if err != nil {
+		s.replyDecodeError(err)
+		return nil
+	}
+	switch c := cmd.(type) {
+	case *proto.RPCHello:
+		if s.token != "" && !s.tokenOK(c.Token) {
+			return s.badToken(c)
+		}
+		s.cmdHello(c)
+	case *proto.RPCPrompt:
+		s.cmdPrompt(c)
+	case *proto.RPCAbort:
+		s.jobs.abort("aborted before it started")
+		s.app.agent.Abort()
+		s.ok(c, nil)
+	case *proto.RPCCompact:
+		s.queueCompact(c, c.Instructions, func() { s.ok(c, map[string]bool{"started": true}) })
+	case *proto.RPCGetState:
+		s.ok(c, s.state())
+	case *proto.RPCGetMessages:
+		s.ok(c, map[string]any{"messages": agent.Messages(s.app.agent.Store().Messages())})
+	case *proto.RPCClear:
+		s.answer(c, nil, s.jobs.idle(s.app.newSession))
+	case *proto.RPCSetModel:
+		s.cmdSetModel(ctx, c)
+	case *proto.RPCSetReasoning:
+		s.cmdSetReasoning(c)
+	case *proto.RPCGetModels:
+		s.task(ctx, func(ctx context.Context) { s.cmdGetModels(ctx, c) })
+	case *proto.RPCPing:
+		s.ok(c, map[string]bool{"pong": true})
+	case *proto.RPCGetCommands:
+		s.ok(c, map[string]any{"commands": s.commandList()})
+	case *proto.RPCRunCommand:
+		s.cmdRunCommand(ctx, c)
+	case *proto.RPCPanelKey:
+		s.cmdPanelKey(c)
+	case *proto.RPCPanelClose:
+		s.cmdPanelClose(c)
+	case *proto.RPCSteer:
+		s.cmdSteer(c)
+	case *proto.RPCFollowUp:
+		s.cmdFollowUp(c)
+	case *proto.RPCNewSession:
+		err := s.jobs.idle(s.app.newSession)
+		s.answer(c, s.sessionData(), err)
+	case *proto.RPCFork:
+		s.cmdFork(c)
+	case *proto.RPCSwitchSession:
+		s.cmdSwitchSession(c)
+	case *proto.RPCSwitchBranch:
+		s.cmdSwitchBranch(c)
+	case *proto.RPCGetTree:
+		s.ok(c, s.tree())
+	case *proto.RPCGetSessions:
+		data, err := s.sessions()
+		s.answer(c, data, err)
+	case *proto.RPCGetExtensions:
+		s.ok(c, s.extensions())
+	case *proto.RPCReloadExtensions:
+		s.cmdReload(ctx, c)
+	case *proto.RPCExtUIResponse:
+		s.answer(c, nil, s.ui.answer(c))
+	default:
+		s.fail(cmd, errors.New("unknown command"))
+	}
+	return nil
+}
+
+// answer sends data on success and err otherwise.
+func (s *rpcServer) answer(cmd proto.RPCCommand, data any, err error) {
+	if err != nil {
+		s.fail(cmd, err)
+		return
+	}
+	s.ok(cmd, data)
+}
+
+func (s *rpcServer) cmdHello(c *proto.RPCHello) {
+	m := s.app.agent.Model()
+	s.ok(c, proto.RPCHelloResult{
+		ProtocolVersion: proto.RPCProtocolVersion,
+		Version:         fullVersion(),
+		Provider:        m.Provider,
+		Model:           m.ID,
+		Commands:        proto.RPCCommandTypes,
+	})
+}
+
+func (s *rpcServer) cmdPrompt(c *proto.RPCPrompt) {
+	in, err := promptInput(c.Message, c.Images)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.queuePrompt(c, in, func() { s.ok(c, map[string]bool{"started": true}) })
+}
+
+// queuePrompt queues a prompt job for cmd; started sends cmd's response.
+func (s *rpcServer) queuePrompt(cmd proto.RPCCommand, in agent.Input, started func()) {
+	err := s.jobs.add(&rpcJob{kind: "prompt", input: in, started: started,
+		dropped: func(reason string) { s.fail(cmd, errors.New(reason)) }})
+	if err != nil {
+		s.fail(cmd, err)
+	}
+}
+
+// queueCompact queues a compaction job for cmd.
+func (s *rpcServer) queueCompact(cmd proto.RPCCommand, instructions string, started func()) {
+	err := s.jobs.add(&rpcJob{kind: "compact", instructions: instructions, started: started,
+		dropped: func(reason string) { s.fail(cmd, errors.New(reason)) }})
+	if err != nil {
+		s.fail(cmd, err)
+	}
+}
+
+// runJob runs one job on the jobs worker. The agent reports a prompt's
+// outcome in events and always ends it with done; a compaction ends with
+// compact_done, which carries the error when it failed.
+func (s *rpcServer) runJob(ctx context.Context, job *rpcJob) {
+	switch job.kind {
+	case "prompt":
+		err := s.app.prompt(ctx, job.input)
+		if errors.Is(err, agent.ErrBusy) {
+			s.agentEvent(agent.Error{Message: err.Error()})
+			s.agentEvent(agent.Done{})
+		}
+	case "compact":
+		if _, err := s.app.compact(ctx, job.instructions); err != nil {
+			msg := err.Error()
+			if ctx.Err() != nil {
+				msg = "compact aborted"
+			}
+			s.event(proto.RPCCompactDone{Error: msg})
+		}
+	}
+}
+
+// imageTypes are the image types the providers accept.
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+// promptInput checks a prompt's text and images.
+func promptInput(text string, images []proto.RPCImage) (agent.Input, error) {
+	in := agent.Input{Text: text}
+	for i, im := range images {
+		if !imageTypes[im.MIMEType] {
+			return in, fmt.Errorf("image %d: mime_type %q is not image/png, image/jpeg, image/gif or image/webp", i+1, im.MIMEType)
+		}
+		if im.Data == "" {
+			return in, fmt.Errorf("image %d: data is empty; send the image as standard base64", i+1)
+		}
+		if _, err := base64.StdEncoding.DecodeString(im.Data); err != nil {
+			return in, fmt.Errorf("image %d: data is not standard base64: %v", i+1, err)
+		}
+		in.Images = append(in.Images, provider.Block{Type: provider.BlockImage, MIMEType: im.MIMEType, Data: im.Data})
+	}
+	if strings.TrimSpace(text) == "" && len(in.Images) == 0 {
+		return in, errors.New(`message is empty: send {"type":"prompt","message":"..."}`)
+	}
+	return in, nil
+}
+
+func (s *rpcServer) cmdSetModel(ctx context.Context, c *proto.RPCSetModel) {
+	spec := strings.TrimSpace(c.Model)
+	if spec == "" {
+		s.fail(c, errors.New(`model is empty: send {"type":"set_model","model":"provider/id"} (get_models lists them)`))
+		return
+	}
+	var res *provider.Resolved
+	err := s.jobs.idle(func() error {
+		var err error
+		res, err = s.app.setModel(ctx, spec)
+		return err
+	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.ok(c, map[string]string{"model": res.Model.ID, "provider": res.Provider.Name})
+}
+
+func (s *rpcServer) cmdSetReasoning(c *proto.RPCSetReasoning) {
+	if strings.TrimSpace(c.Reasoning) == "" {
+		s.fail(c, errors.New(`reasoning is empty: use off, minimal, low, medium, high, max, adaptive or a token budget of at least 1024`))
+		return
+	}
+	r, err := s.app.setReasoning(c.Reasoning)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.ok(c, map[string]string{"reasoning": reasoningText(r)})
+}
+
+// reasoningText is the reasoning setting as get_state shows it.
+func reasoningText(r provider.Reasoning) string {
+	switch {
+	case r.BudgetTokens > 0:
+		return strconv.Itoa(r.BudgetTokens)
+	case r.Effort == "":
+		return "default"
+	}
+	return r.Effort
+}
+
+func (s *rpcServer) cmdSteer(c *proto.RPCSteer) {
+	if strings.TrimSpace(c.Message) == "" {
+		s.fail(c, errors.New(`message is empty: send {"type":"steer","message":"..."}`))
+		return
+	}
+	steered := false
+	s.jobs.withRunning(func(kind string) {
+		steered = kind == "prompt" && s.app.agent.Steer(c.Message)
+	})
+	if !steered {
+		s.fail(c, errors.New("no prompt is running to steer: send a prompt instead"))
+		return
+	}
+	s.ok(c, nil)
+}
+
+// cmdFollowUp queues a prompt behind the running one: inside the running
+// prompt when there is one (it ends with a single done), else as the
+// next prompt.
+func (s *rpcServer) cmdFollowUp(c *proto.RPCFollowUp) {
+	if strings.TrimSpace(c.Message) == "" {
+		s.fail(c, errors.New(`message is empty: send {"type":"follow_up","message":"..."}`))
+		return
+	}
+	joined := false
+	s.jobs.withRunning(func(kind string) {
+		joined = kind == "prompt" && s.app.agent.FollowUp(c.Message)
+	})
+	if joined {
+		s.ok(c, map[string]bool{"queued": true})
+		return
+	}
+	queued := s.jobs.busy()
+	err := s.jobs.add(&rpcJob{kind: "prompt", input: agent.Input{Text: c.Message}, started: func() {},
+		dropped: func(string) {}})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.ok(c, map[string]bool{"queued": queued})
+}
+
+func (s *rpcServer) cmdFork(c *proto.RPCFork) {
+	if c.EntryID == "" {
+		s.fail(c, errors.New("entry_id is empty: get_tree lists the entries to fork from"))
+		return
+	}
+	err := s.jobs.idle(func() error { return s.app.fork(c.EntryID) })
+	s.answer(c, s.branchData(), err)
+}
+
+func (s *rpcServer) cmdSwitchSession(c *proto.RPCSwitchSession) {
+	if c.SessionID == "" {
+		s.fail(c, errors.New("session_id is empty: get_sessions lists the saved sessions"))
+		return
+	}
+	err := s.jobs.idle(func() error { return s.app.resumeSession(c.SessionID) })
+	s.answer(c, s.sessionData(), err)
+}
+
+func (s *rpcServer) cmdSwitchBranch(c *proto.RPCSwitchBranch) {
+	if c.LeafID == "" {
+		s.fail(c, errors.New("leaf_id is empty: get_tree lists the entries; pick one without children"))
+		return
+	}
+	err := s.jobs.idle(func() error { return s.app.switchBranch(c.LeafID) })
+	s.answer(c, s.branchData(), err)
+}
+
+// panelKeys are the key names a panel accepts.
+var panelKeys = map[string]bool{
+	"up": true, "down": true, "left": true, "right": true, "enter": true, "esc": true, "tab": true,
+	"pageup": true, "pagedown": true, "home": true, "end": true, "backspace": true, "delete": true, "rune": true,
+}
+
+// openPanel checks that id is the open panel.
+func (s *rpcServer) openPanel(id string) error {
+	if s.app.host == nil {
+		return errors.New("no panel is open: extensions are off (--no-extensions)")
+	}
+	_, open := s.app.host.Panel()
+	if id == "" || id != open {
+		if open == "" {
+			return fmt.Errorf("no panel %q is open: no panel is open now", id)
+		}
+		return fmt.Errorf("no panel %q is open: the open panel is %q", id, open)
+	}
+	return nil
+}
+
+func (s *rpcServer) cmdPanelKey(c *proto.RPCPanelKey) {
+	if err := s.openPanel(c.PanelID); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !panelKeys[c.Key] {
+		s.fail(c, fmt.Errorf("unknown key %q: use up, down, left, right, enter, esc, tab, pageup, pagedown, home, end, backspace, delete, or rune with text", c.Key))
+		return
+	}
+	if c.Key == "rune" && c.Text == "" {
+		s.fail(c, errors.New(`key "rune" needs the typed character in text`))
+		return
+	}
+	s.app.host.PanelKey(c.PanelID, c.Key, c.Text)
+	s.ok(c, nil)
+}
+
+func (s *rpcServer) cmdPanelClose(c *proto.RPCPanelClose) {
+	if err := s.openPanel(c.PanelID); err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.app.host.PanelClosed(c.PanelID)
+	s.ok(c, nil)
+}
+
+func (s *rpcServer) cmdReload(ctx context.Context, c *proto.RPCReloadExtensions) {
+	var data map[string]any
+	err := s.jobs.idle(func() error {
+		reports, err := s.app.reload(ctx)
+		if err != nil {
+			return err
+		}
+		errs := loadErrors(reports)
+		if errs == nil {
+			errs = []string{}
+		}
+		data = map[string]any{"extensions": reports, "errors": errs}
+		return nil
+	})
+	s.answer(c, data, err)
+}
