@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -31,13 +32,74 @@ type extUI interface {
 	ToolsChanged()
 	CommandsChanged()
 	Log(ext, msg string)
+
+	// The methods below serve the additions beyond protocol v2
+	// (docs/protocol.md, "Additions beyond v2"). nopUI gives each a
+	// default; a mode overrides what it can show.
+
+	// UIRequest shows a dialog (select, confirm, input or overlay) and
+	// calls answer once, from any goroutine, with the user's answer
+	// (proto.SelectAnswer, ConfirmAnswer, InputAnswer, OverlayAnswer or
+	// CancelledAnswer). It must not block: show the dialog and return.
+	// nopUI answers at once, cancelled, since nobody can see a dialog.
+	UIRequest(ext string, req proto.UIRequest, answer func(proto.UIResponse))
+	// UIRequestDone closes the dialog id: it timed out or its extension
+	// stopped. It is not called after answer.
+	UIRequestDone(ext, id string)
+	// Print adds a transcript note that is never sent to the model nor
+	// saved. p.Renderer names a message renderer (host.RenderMessage).
+	Print(ext string, p proto.Print)
+	// Header and Footer set ext's header or footer; empty Text clears it.
+	Header(ext string, h proto.Header)
+	Footer(ext string, f proto.Footer)
+	// UIVisibility replaces what ext asks to hide; hide a part when any
+	// extension asks for it.
+	UIVisibility(ext string, v proto.UIVisibility)
+	// StatusPriority orders ext's status item key (lower is further
+	// left); it comes before the Status call that shows the item.
+	StatusPriority(ext, key string, priority int)
+	// UIChanged: the extensions' shortcuts, editor keys, renderers or
+	// options changed; read them again from the host.
+	UIChanged()
+	// SetEditorText replaces the editor's text (editor.set_text).
+	SetEditorText(ext, text string)
+	// SuspendTUI releases the terminal (restores cooked mode, leaves the
+	// screen) so that ext can run an interactive program on /dev/tty,
+	// and returns once it is released; false means no terminal UI runs.
+	// ResumeTUI takes the terminal back and redraws. A UI should resume
+	// by itself when the extension stops while it is suspended.
+	SuspendTUI(ext string) bool
+	ResumeTUI(ext string)
+	// Exit asks zut to quit gracefully (app.exit).
+	Exit(ext string)
 }
 
 // uiSwitch forwards host callbacks to the current extUI, which a mode may
-// replace after the host has started.
+// replace after the host has started, and host requests to the app's
+// handler (hostapi.go), once one is attached.
 type uiSwitch struct {
-	mu sync.Mutex
-	ui extUI
+	mu  sync.Mutex
+	ui  extUI
+	api func(ctx context.Context, req *host.Request)
+}
+
+// setAPI attaches the handler of host requests.
+func (s *uiSwitch) setAPI(api func(ctx context.Context, req *host.Request)) {
+	s.mu.Lock()
+	s.api = api
+	s.mu.Unlock()
+}
+
+// hostRequest serves a host request with the attached handler.
+func (s *uiSwitch) hostRequest(ctx context.Context, req *host.Request) {
+	s.mu.Lock()
+	api := s.api
+	s.mu.Unlock()
+	if api == nil {
+		req.Respond(nil, fmt.Errorf("%s: not available: this zut does not serve host requests yet", req.Method))
+		return
+	}
+	api(ctx, req)
 }
 
 func (s *uiSwitch) set(ui extUI) {
@@ -73,6 +135,18 @@ func (s *uiSwitch) callbacks() host.Callbacks {
 		ToolsChanged:    func() { s.get().ToolsChanged() },
 		CommandsChanged: func() { s.get().CommandsChanged() },
 		Log:             func(ext, msg string) { s.get().Log(ext, msg) },
+
+		UIRequest: func(ext string, req proto.UIRequest, answer func(proto.UIResponse)) {
+			s.get().UIRequest(ext, req, answer)
+		},
+		UIRequestDone:  func(ext, id string) { s.get().UIRequestDone(ext, id) },
+		HostRequest:    s.hostRequest,
+		Print:          func(ext string, p proto.Print) { s.get().Print(ext, p) },
+		Header:         func(ext string, h proto.Header) { s.get().Header(ext, h) },
+		Footer:         func(ext string, f proto.Footer) { s.get().Footer(ext, f) },
+		UIVisibility:   func(ext string, v proto.UIVisibility) { s.get().UIVisibility(ext, v) },
+		StatusPriority: func(ext, key string, p int) { s.get().StatusPriority(ext, key, p) },
+		UIChanged:      func() { s.get().UIChanged() },
 	}
 }
 
@@ -96,6 +170,22 @@ func (nopUI) Exited(ext string, err error, l string) {}
 func (nopUI) ToolsChanged()                          {}
 func (nopUI) CommandsChanged()                       {}
 func (nopUI) Log(ext, msg string)                    {}
+
+// UIRequest answers at once, cancelled: nobody can see a dialog.
+func (nopUI) UIRequest(ext string, req proto.UIRequest, answer func(proto.UIResponse)) {
+	answer(proto.CancelledAnswer())
+}
+func (nopUI) UIRequestDone(ext, id string)                  {}
+func (nopUI) Print(ext string, p proto.Print)               {}
+func (nopUI) Header(ext string, h proto.Header)             {}
+func (nopUI) Footer(ext string, f proto.Footer)             {}
+func (nopUI) UIVisibility(ext string, v proto.UIVisibility) {}
+func (nopUI) StatusPriority(ext, key string, priority int)  {}
+func (nopUI) UIChanged()                                    {}
+func (nopUI) SetEditorText(ext, text string)                {}
+func (nopUI) SuspendTUI(ext string) bool                    { return false }
+func (nopUI) ResumeTUI(ext string)                          {}
+func (nopUI) Exit(ext string)                               {}
 
 // stderrUI is the chrome of print and JSON modes: notes, displays and
 // diagnostics become "[name] text" lines on stderr; everything that needs
@@ -121,7 +211,20 @@ func (u *stderrUI) Notify(ext, level, message string) {
 	u.line(ext, message)
 }
 func (u *stderrUI) Display(ext, text string) { u.line(ext, text) }
-func (u *stderrUI) Log(ext, msg string)      { u.line(ext, msg) }
+
+// Print writes the note's text (with its subtitle) as "[name] text"
+// lines; renderers are not used without a screen.
+func (u *stderrUI) Print(ext string, p proto.Print) {
+	text := p.Text
+	if p.Subtitle != "" {
+		text = p.Subtitle + ": " + text
+	}
+	if p.Style == proto.PrintError {
+		text = "error: " + text
+	}
+	u.line(ext, text)
+}
+func (u *stderrUI) Log(ext, msg string) { u.line(ext, msg) }
 func (u *stderrUI) Exited(ext string, err error, logPath string) {
 	u.line(ext, fmt.Sprintf("stopped: %v (log: %s)", err, logPath))
 }

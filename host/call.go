@@ -38,6 +38,10 @@ type ToolResult struct {
 // *StoppedError, ctx's error); a tool that reports failure returns
 // IsError. Safe for concurrent use.
 func (h *Host) CallTool(ctx context.Context, name string, args json.RawMessage) (ToolResult, error) {
+	return h.callTool(ctx, name, args, nil)
+}
+
+func (h *Host) callTool(ctx context.Context, name string, args json.RawMessage, progress func(string)) (ToolResult, error) {
 	e, def, ok := h.lookupTool(name)
 	if !ok {
 		return ToolResult{}, fmt.Errorf("call tool %q: no extension offers this tool (it may have been unloaded or not activated yet)", name)
@@ -49,9 +53,9 @@ func (h *Host) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if def.Interactive {
 		timeout = 0
 	}
-	f, err := e.request(ctx, func(id string) proto.Frame {
+	f, err := e.requestCall(ctx, &call{want: "tool_result", progress: progress}, func(id string) proto.Frame {
 		return proto.ToolCall{ID: id, Name: def.Name, Args: args}
-	}, "tool_result", timeout)
+	}, timeout)
 	if err != nil {
 		return ToolResult{Extension: e.name}, fmt.Errorf("call tool %q: %w", name, err)
 	}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"time"
 
 	"github.com/zut-go/zut/proto"
@@ -45,6 +46,13 @@ type Timeouts struct {
 	WriteCancel time.Duration // finishing a cancelled tool_call's write (C11): 250ms
 	Shutdown    time.Duration // shutdown to exit before SIGTERM (C21): 2s
 	Kill        time.Duration // SIGTERM to SIGKILL (C21): 1s
+
+	// Additions beyond v2.
+	UI          time.Duration // a ui.* dialog without timeout_ms, then the default, cancelled: 5m
+	HostRequest time.Duration // any other host_request, then an error: 10m
+	EditorKey   time.Duration // editor_key to editor_key_response, then passthrough: 200ms
+	Render      time.Duration // render_tool / render_message to the response, then the default: 1s
+	Complete    time.Duration // command_complete to command_completions, then none: 2s
 }
 
 // Limits of the per-extension write queue (C11). A zero field takes the
@@ -78,6 +86,11 @@ func (t Timeouts) withDefaults() Timeouts {
 	def(&t.WriteCancel, 250*time.Millisecond)
 	def(&t.Shutdown, 2*time.Second)
 	def(&t.Kill, time.Second)
+	def(&t.UI, 5*time.Minute)
+	def(&t.HostRequest, 10*time.Minute)
+	def(&t.EditorKey, 200*time.Millisecond)
+	def(&t.Render, time.Second)
+	def(&t.Complete, 2*time.Second)
 	return t
 }
 
@@ -129,4 +142,51 @@ type Callbacks struct {
 	// Log carries diagnostics that belong in the chat, such as an
 	// interceptor that timed out or sent unusable modified_args.
 	Log func(ext, msg string)
+
+	// The callbacks below serve the additions beyond v2 (see
+	// docs/protocol.md). Only extensions that listed the capability
+	// named in each comment can cause them.
+
+	// UIRequest shows a dialog (ui.select, ui.confirm, ui.input or
+	// ui.overlay; capability host_requests) to the user and calls answer
+	// with the user's answer, once, from any goroutine. It is called on a
+	// goroutine of its own per dialog and should return promptly. When
+	// the request's timeout passes or ext stops first, the host answers
+	// the extension with the default, cancelled, and calls UIRequestDone;
+	// a later answer is ignored. Nil answers every dialog at once,
+	// cancelled: nobody can see it.
+	UIRequest func(ext string, req proto.UIRequest, answer func(proto.UIResponse))
+	// UIRequestDone tells the UI that the dialog id no longer waits for an
+	// answer because it timed out or its extension stopped: close it. It
+	// is not called after answer.
+	UIRequestDone func(ext, id string)
+
+	// HostRequest carries out a host_request (capability host_requests)
+	// whose method the host does not handle itself: every method except
+	// ui.* and app.notify_custom. It is called on a goroutine of its own
+	// per request and must call req.Respond once, from any goroutine. ctx
+	// ends when Respond is called, when the request times out (the host
+	// then answers with an error) or when its extension stops. Nil
+	// answers every such request with an error saying the method is not
+	// available.
+	HostRequest func(ctx context.Context, req *Request)
+
+	// Print adds a transcript note (capability ui2): shown, never sent to
+	// the model, not saved. p.Style is normalised to plain, info, error or
+	// block; p.Renderer, when set, names a message renderer to draw it
+	// with (see RenderMessage).
+	Print func(ext string, p proto.Print)
+	// Header and Footer set ext's header or footer (capability ui2); an
+	// empty Text clears it.
+	Header func(ext string, h proto.Header)
+	Footer func(ext string, f proto.Footer)
+	// UIVisibility replaces what ext asks the UI to hide (capability ui2).
+	UIVisibility func(ext string, v proto.UIVisibility)
+	// StatusPriority gives the status item key of ext a priority (lower is
+	// further left), before the Status call that shows it (capability
+	// ui2). It is not called for priority 0, the default.
+	StatusPriority func(ext, key string, priority int)
+	// UIChanged reports that Shortcuts, EditorKeys, ToolRenderers,
+	// MessageRenderers or Options changed.
+	UIChanged func()
 }

@@ -70,6 +70,7 @@ type extension struct {
 	dying     bool
 	deathErr  error
 	stopMode  int
+	add       addState // additions beyond v2 (add.go)
 }
 
 // outFrame is one encoded frame in the write queue.
@@ -90,10 +91,11 @@ const (
 
 // call is one request waiting for its reply.
 type call struct {
-	id    string
-	want  string // the reply frame type
-	reply chan reply
-	out   *outFrame
+	id       string
+	want     string // the reply frame type
+	reply    chan reply
+	out      *outFrame
+	progress func(string) // tool_progress lines of a tool call (ui2), or nil
 }
 
 type reply struct {
@@ -236,7 +238,16 @@ func (e *extension) writeLoop() {
 // extension's death (C14). An abandoned tool call is withdrawn from the
 // queue, or cancelled with tool_cancel once delivered (C11).
 func (e *extension) request(ctx context.Context, build func(id string) proto.Frame, want string, timeout time.Duration) (proto.Frame, error) {
-	c := &call{id: nextID(), want: want, reply: make(chan reply, 1)}
+	return e.requestCall(ctx, &call{want: want}, build, timeout)
+}
+
+// requestCall is request for a prepared call c (its want and progress
+// set). The deadline of a command, tool call or interception does not
+// expire while the extension waits for the answer to a host request of
+// its own (a command asking the user a question).
+func (e *extension) requestCall(ctx context.Context, c *call, build func(id string) proto.Frame, timeout time.Duration) (proto.Frame, error) {
+	want := c.want
+	c.id, c.reply = nextID(), make(chan reply, 1)
 	e.mu.Lock()
 	if e.dying {
 		e.mu.Unlock()
@@ -251,21 +262,38 @@ func (e *extension) request(ctx context.Context, build func(id string) proto.Fra
 		return nil, err
 	}
 	var expired <-chan time.Time
+	var timer *time.Timer
 	if timeout > 0 {
-		timer := time.NewTimer(timeout)
+		timer = time.NewTimer(timeout)
 		defer timer.Stop()
 		expired = timer.C
 	}
-	select {
-	case r := <-c.reply:
-		return r.f, r.err
-	case <-ctx.Done():
-		e.abandon(c)
-		return nil, ctx.Err()
-	case <-expired:
-		e.abandon(c)
-		return nil, &TimeoutError{Extension: e.name, Frame: want, After: timeout}
+	for {
+		select {
+		case r := <-c.reply:
+			return r.f, r.err
+		case <-ctx.Done():
+			e.abandon(c)
+			return nil, ctx.Err()
+		case <-expired:
+			if patient(want) && e.awaitingHost() {
+				timer.Reset(timeout)
+				continue
+			}
+			e.abandon(c)
+			return nil, &TimeoutError{Extension: e.name, Frame: want, After: timeout}
+		}
 	}
+}
+
+// patient reports whether a request waiting for the reply want is
+// extended while the extension waits for a host request's answer.
+func patient(want string) bool {
+	switch want {
+	case "tool_result", "command_response", "event_intercept_response":
+		return true
+	}
+	return false
 }
 
 // abandon stops waiting for c. A reply that raced in is dropped (the host
@@ -345,6 +373,7 @@ func (e *extension) die(reason error) {
 	e.mu.Unlock()
 
 	e.p.logf("connection closed: %v", reason)
+	e.cancelRequests()
 	stopped := e.stoppedErr()
 	for _, c := range pending {
 		c.reply <- reply{err: stopped}

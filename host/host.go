@@ -34,6 +34,9 @@ type Host struct {
 	session *proto.Session
 	states  map[string]json.RawMessage // replaced, never mutated (copy-on-write)
 	hurry   chan struct{}              // closed to cut teardown grace periods short
+
+	reqWG  sync.WaitGroup // goroutines serving host requests (add_request.go)
+	render renderCache
 }
 
 // record is what one load made of one discovered entry.
@@ -139,6 +142,7 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 		ProtocolVersion: proto.ProtocolVersion, ZutVersion: h.cfg.ZutVersion,
 		Provider: h.cfg.Provider, Model: h.cfg.Model, CWD: h.cfg.CWD,
 		ExtensionDir: e.m.Dir, DataDir: e.m.Dir, Session: session,
+		Capabilities: e.ackCapabilities(),
 	})
 
 	// The registration window (C4, C5): registrations are read as they
@@ -210,6 +214,7 @@ func (h *Host) teardown(e *extension) {
 		h.panel = panelSlot{}
 	}
 	h.mu.Unlock()
+	h.forgetUI(e)
 	if !loaded || mode == stopClose {
 		h.rebuild()
 		return
@@ -299,7 +304,9 @@ func (h *Host) Close(ctx context.Context) error {
 		return nil
 	}
 	h.closed = true
+	h.emitShutdown()
 	h.stopAll(ctx, stopClose)
+	h.waitRequests(ctx)
 	return nil
 }
 

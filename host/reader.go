@@ -60,7 +60,8 @@ func (e *extension) readLoop() {
 
 func isReply(typ string) bool {
 	switch typ {
-	case "tool_result", "command_response", "event_intercept_response":
+	case "tool_result", "command_response", "event_intercept_response",
+		"command_completions", "editor_key_response", "render_tool_response", "render_message_response":
 		return true
 	}
 	return false
@@ -91,6 +92,7 @@ func (e *extension) readHello(r *proto.Reader) bool {
 	}
 	e.hello = h
 	e.toolCancel = slices.Contains(h.Capabilities, proto.CapToolCancel)
+	e.setCaps(h.Capabilities)
 	e.p.logf("hello: version %q, capabilities %v", h.Version, h.Capabilities)
 	return true
 }
@@ -168,18 +170,17 @@ func (e *extension) handle(f proto.Frame) {
 	case *proto.Status:
 		if f.Key == "" {
 			e.warn("ignored a status frame without key")
-		} else if cb.Status != nil {
-			cb.Status(e.name, f.Key, normLevel(f.Level), f.Text)
+		} else {
+			e.showStatus(f)
 		}
 	case *proto.Widget:
 		if f.ID == "" {
 			e.warn("ignored a widget frame without id")
 			return
 		}
-		w := *f
-		w.Position = proto.WidgetAboveInput // C18: the only placement of v2
+		// C18: above_input is v2's only placement; ui2 adds below_input.
 		if cb.Widget != nil {
-			cb.Widget(e.name, w)
+			cb.Widget(e.name, e.widget(f))
 		}
 	case *proto.WidgetClear:
 		if cb.WidgetClear != nil {
@@ -205,7 +206,9 @@ func (e *extension) handle(f proto.Frame) {
 	case *proto.ShutdownAck:
 		e.p.logf("shutdown acknowledged")
 	default:
-		e.warn("skipped an unexpected %s frame; extensions do not send it", f.Type())
+		if !e.handleAdded(f) {
+			e.warn("skipped an unexpected %s frame; extensions do not send it", f.Type())
+		}
 	}
 }
 

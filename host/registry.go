@@ -34,6 +34,9 @@ type Command struct {
 	Name        string // the registered spelling
 	Description string
 	Extension   string
+	// Complete: the extension completes the command's arguments (ui2);
+	// ask with CompleteCommand.
+	Complete bool
 }
 
 // Tool is an extension tool offered to the model.
@@ -48,6 +51,7 @@ type Tool struct {
 
 type commandReg struct {
 	name, desc string
+	complete   bool   // completes its arguments (ui2)
 	state      string // StateActive or StateShadowed, set by rebuild
 	logged     bool   // the shadowing was logged (C8)
 }
@@ -89,7 +93,7 @@ func (e *extension) registerCommand(f *proto.RegisterCommand) {
 			return
 		}
 	}
-	e.commands = append(e.commands, &commandReg{name: name, desc: f.Description})
+	e.commands = append(e.commands, &commandReg{name: name, desc: f.Description, complete: f.Complete && e.has(proto.CapUI2)})
 	loaded := e.loaded
 	e.mu.Unlock()
 	if loaded {
@@ -139,34 +143,38 @@ func validToolName(s string) bool {
 	return true
 }
 
-var knownEvents = []string{
-	proto.EventSessionStart, proto.EventSessionOpened, proto.EventSessionSwitched,
-	proto.EventSessionForked, proto.EventSessionCompacted, proto.EventTurnStart,
-	proto.EventToolCall, proto.EventToolConfirmationRequested,
-	proto.EventAssistantMessage, proto.EventTurnEnd,
-}
-
-var interceptable = []string{proto.EventToolCall, proto.EventTurnStart, proto.EventAssistantMessage}
-
 func (e *extension) subscribe(f *proto.Subscribe) {
-	for _, ev := range f.Events {
-		if !slices.Contains(knownEvents, ev) {
-			e.warn("subscribe: unknown event %q will never be sent", ev)
-		}
-	}
-	for _, ev := range f.Intercept {
-		if !slices.Contains(interceptable, ev) {
-			e.warn("subscribe: event %q cannot be intercepted; only tool_call, turn_start and assistant_message can", ev)
-		}
-	}
+	events := e.subscribable(f.Events, false)
+	intercept := e.subscribable(f.Intercept, true)
 	e.mu.Lock()
-	for _, ev := range f.Events {
+	for _, ev := range events {
 		e.events[ev] = true
 	}
-	for _, ev := range f.Intercept {
+	for _, ev := range intercept {
 		e.intercept[ev] = true
 	}
 	e.mu.Unlock()
+}
+
+// subscribable returns the names of a subscribe frame to record. Unknown
+// names are kept but noted; names of an addition whose capability the
+// extension did not ask for are dropped, so that it never gets a frame it
+// does not know (C6).
+func (e *extension) subscribable(names []string, intercept bool) []string {
+	var out []string
+	for _, ev := range names {
+		switch c := proto.EventCapability(ev, intercept); {
+		case c == "-" && intercept:
+			e.warn("subscribe: event %q cannot be intercepted; only tool_call, turn_start and assistant_message can", ev)
+		case c == "-":
+			e.warn("subscribe: unknown event %q will never be sent", ev)
+		case c != "" && !e.has(c):
+			e.warn("subscribe: event %q needs the capability %q, which the hello did not list; ignored (C6)", ev, c)
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // reindex rebuilds the index and tells the callbacks what changed.
@@ -284,7 +292,7 @@ func (h *Host) Commands() []Command {
 	defer h.mu.Unlock()
 	out := make([]Command, 0, len(h.ix.commands))
 	for _, ce := range h.ix.commands {
-		out = append(out, Command{Name: ce.reg.name, Description: ce.reg.desc, Extension: ce.e.name})
+		out = append(out, Command{Name: ce.reg.name, Description: ce.reg.desc, Extension: ce.e.name, Complete: ce.reg.complete})
 	}
 	slices.SortFunc(out, func(a, b Command) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
 	return out

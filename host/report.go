@@ -25,6 +25,9 @@ type Report struct {
 	Skills      []string       `json:"skills,omitempty"`
 	Theme       string         `json:"theme,omitempty"`
 	ShadowedBy  string         `json:"shadowed_by,omitempty"` // the directory that won the name
+	// Capabilities are the additive capabilities (beyond v2) the
+	// extension asked for in its hello.
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // Registration is one command or tool an extension registered and
@@ -92,6 +95,7 @@ func (rec *record) report(home string) Report {
 		r.Tools = append(r.Tools, Registration{Name: t.def.Name, State: orActive(t.state)})
 	}
 	r.Warnings = append(r.Warnings, e.warnings...)
+	r.Capabilities = e.capabilities()
 	return r
 }
 
