@@ -3,9 +3,176 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zut-go/zut/tui"
 )
 
-// runInteractive runs the terminal UI.
+// runInteractive runs the terminal UI on the process's terminal.
 func runInteractive(ctx context.Context, e *env, o options) error {
-	return errors.New("the interactive UI is not built yet; use zut -p")
+	return runUI(ctx, e, o, uiConfig{in: e.stdin, out: e.stdout, probe: 400 * time.Millisecond})
+}
+
+// uiConfig is what runUI needs beyond the environment and the flags.
+// Tests give pipes and a virtual terminal, a size and a fixed clock.
+type uiConfig struct {
+	in  io.Reader
+	out io.Writer
+	// width and height override the terminal's size (0: ask it).
+	width, height int
+	// probe is how long to wait for the terminal to answer the
+	// capability queries; 0 skips them.
+	probe time.Duration
+	// now is the clock of the spinner and elapsed times; time.Now when nil.
+	now func() time.Time
+	// profile overrides the colour profile detected from the environment.
+	profile *tui.Profile
+	// frameHook, when set, is called on the UI goroutine after every frame
+	// written (tests wait on it).
+	frameHook func()
+}
+
+// runUI sets up the terminal, the app and the UI loop, runs the loop until
+// the user exits, then tears everything down in order: the loop's
+// goroutines, the screen, the terminal, the extensions.
+func runUI(ctx context.Context, e *env, o options, cfg uiConfig) error {
+	home := e.zutHome()
+	st, stErr := loadSettings(home)
+	if o.model == "" && st.Model != "" {
+		o.model = st.Model
+	}
+	if o.reasoning == "" && st.Reasoning != "" {
+		o.reasoning = st.Reasoning
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+
+	term := tui.NewTerminal(cfg.in, cfg.out)
+	if err := term.Start(); err != nil {
+		return err
+	}
+	defer term.Close()
+
+	profile := tui.DetectProfile(e.getenv, term.IsTerminal())
+	if cfg.profile != nil {
+		profile = *cfg.profile
+	}
+	plain := profile == tui.ProfileNone && (e.getenv("TERM") == "dumb" || !term.IsTerminal()) && cfg.profile == nil
+	var caps tui.Caps
+	var early []tui.Event
+	if cfg.probe > 0 && term.IsTerminal() && !plain {
+		c, evs, err := term.Probe(ctx, cfg.probe)
+		if err != nil && ctx.Err() != nil {
+			return errAborted
+		}
+		caps, early = c, evs
+	}
+	width, height := term.Size()
+	if cfg.width > 0 {
+		width, height = cfg.width, cfg.height
+	}
+
+	u := newUI(ctx, e, o, cfg, home, st, profile, caps, plain, width, height)
+	defer u.cancel()
+	if stErr != nil {
+		u.chat.AddNotice("warn", "", stErr.Error())
+	}
+	if !plain {
+		modes := tui.Modes{BracketedPaste: true, Focus: true}
+		if caps.KittyKeyboard {
+			modes.KittyFlags = 1
+		} else {
+			modes.ModifyOtherKeys = true
+		}
+		term.SetModes(modes)
+	}
+	u.term = term
+	u.pending = append(u.pending, early...)
+
+	// Extensions may take a few seconds to start: say so.
+	u.chat.SetActivity(&tui.Activity{Label: "Starting", Since: u.now()})
+	u.render(true)
+
+	// The app writes warnings to stderr, which is this terminal: route
+	// them into the chat instead.
+	ae := *e
+	ae.stderr = &noticeWriter{post: u.inbox.post}
+	a, err := newApp(ctx, &ae, o, "interactive", u.bridge(), u.emit)
+	if err != nil {
+		u.screen.Clear()
+		if ctx.Err() != nil {
+			return errAborted
+		}
+		return err
+	}
+	defer a.Close()
+	u.app = a
+	u.useInteractiveAgent()
+	u.chat.SetActivity(nil)
+	u.loadThemes(false)
+	u.applyTheme()
+	a.start()
+	u.showHeader()
+	u.replay()
+	if o.resumeSet && o.resume == "" {
+		u.openSessions(true)
+	}
+	if p := strings.TrimSpace(strings.Join(o.prompt, " ")); p != "" {
+		u.submit(p)
+	}
+
+	err = u.loop()
+	u.shutdown()
+	return err
+}
+
+// noticeWriter turns what the app writes to stderr into notices in the
+// chat, one per line.
+type noticeWriter struct {
+	post func(func(*ui))
+}
+
+func (w *noticeWriter) Write(p []byte) (int, error) {
+	text := strings.TrimSpace(string(p))
+	if text != "" {
+		text = strings.TrimPrefix(text, "zut: ")
+		level := "info"
+		if strings.HasPrefix(text, "warning: ") {
+			level, text = "warn", strings.TrimPrefix(text, "warning: ")
+		}
+		w.post(func(u *ui) { u.chat.AddNotice(level, "", text); u.dirty = true })
+	}
+	return len(p), nil
+}
+
+// historyPath is where submitted prompts are kept.
+func historyPath(home string) string { return filepath.Join(home, "history.jsonl") }
+
+// isExit reports whether err ends the UI without an error message.
+func isExit(err error) bool { return err == nil || errors.Is(err, errQuit) }
+
+// errQuit ends the UI loop normally.
+var errQuit = errors.New("quit")
+
+// exitMessage is printed after the UI is gone: how to come back to the
+// session.
+func (u *ui) exitMessage() string {
+	if u.app == nil || u.app.sess == nil || u.app.sess.Path() == "" || u.app.sess.Len() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("session %s saved; zut -r %s resumes it\n", u.app.sess.ID(), u.app.sess.ID())
+}
+
+// stdoutFile returns the process's terminal for programs run in the
+// foreground (the external editor), when the UI runs on one.
+func (u *ui) ttyFiles() (in, out *os.File, ok bool) {
+	fi, ok1 := u.cfg.in.(*os.File)
+	fo, ok2 := u.cfg.out.(*os.File)
+	return fi, fo, ok1 && ok2
 }

@@ -138,6 +138,20 @@ func (e *Editor) Reset() {
 	e.walking = false
 }
 
+// Clear empties the editor as one step that undo (Ctrl+_) reverts, so
+// that text cleared by mistake can come back. Paste markers keep their
+// contents for that.
+func (e *Editor) Clear() {
+	if e.text == "" {
+		return
+	}
+	e.edit(editOther)
+	e.text, e.cur = "", 0
+	e.lastEdit = editNone
+	e.menu = nil
+	e.walking = false
+}
+
 // Submit returns the Value, adds the text to the History (when set and
 // the text is not blank) and empties the editor. A History that fails to
 // persist does not lose the text; the error is returned alongside it.

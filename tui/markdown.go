@@ -158,6 +158,16 @@ func (m *Markdown) Lines() []string { return m.lines }
 // Stable returns how many leading lines of Lines are final.
 func (m *Markdown) Stable() int { return m.stable }
 
+// Boundary reports whether the Stable lines end where a top-level block
+// begins, and at which byte offset of Text that block starts. When ok, a
+// new renderer given Text()[offset:] produces the lines that follow the
+// stable ones, except for the blank line that separates blocks. The chat
+// view uses it to switch a streamed answer to a new width without
+// touching the lines already in scrollback.
+func (m *Markdown) Boundary() (offset int, ok bool) {
+	return m.openStart, m.openLines == 0 && m.resume == nil
+}
+
 // restart drops all rendering state.
 func (m *Markdown) restart() {
 	m.lines = m.lines[:0]

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -65,6 +66,14 @@ type Terminal struct {
 	started bool
 	closed  bool
 	sigStop func()
+
+	// Release and Reacquire stop and restart the reader: pausing is set,
+	// the reader reports on paused and waits for resume.
+	pausing  atomic.Bool
+	paused   chan struct{}
+	resume   chan struct{}
+	released bool
+	stopped  bool // the reader is parked
 }
 
 // NewTerminal returns a Terminal reading keys from in and writing to out.
@@ -72,7 +81,8 @@ type Terminal struct {
 // panic paths (defer it): Close restores the terminal.
 func NewTerminal(in io.Reader, out io.Writer) *Terminal {
 	t := &Terminal{in: in, out: out, inFD: -1, outFD: -1, EscDelay: DefaultEscDelay,
-		events: make(chan Event, 64), done: make(chan struct{})}
+		events: make(chan Event, 64), done: make(chan struct{}),
+		paused: make(chan struct{}), resume: make(chan struct{})}
 	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		t.inFD = int(f.Fd())
 	}
@@ -147,6 +157,20 @@ func (t *Terminal) readLoop(chunks chan<- []byte) {
 			}
 		}
 		if err != nil {
+			if t.pausing.Load() && t.src.rearm != nil {
+				select {
+				case t.paused <- struct{}{}:
+				case <-t.done:
+					return
+				}
+				select {
+				case <-t.resume:
+				case <-t.done:
+					return
+				}
+				t.src.rearm()
+				continue
+			}
 			return
 		}
 	}
@@ -274,6 +298,69 @@ func (t *Terminal) Resume() error {
 	return err
 }
 
+// Release hands the terminal to another program for a while (an external
+// editor, or an extension that asked for it): it turns the input modes
+// off, shows the cursor, restores the original terminal mode and stops
+// reading input, so that the program gets every key. Clear the Screen
+// first. Events that were decoded but not yet taken are returned so that
+// no key typed before is lost. Reacquire undoes it.
+func (t *Terminal) Release() ([]Event, error) {
+	if t.released || t.closed {
+		return nil, nil
+	}
+	t.released = true
+	_, err := io.WriteString(t.out, modeChange(t.modes, Modes{})+"\x1b[?25h")
+	t.restoreMode()
+	var held []Event
+	if !t.started || t.src.rearm == nil {
+		return held, err
+	}
+	t.pausing.Store(true)
+	if ierr := t.src.interrupt(); ierr != nil {
+		t.pausing.Store(false)
+		return held, errors.Join(err, ierr)
+	}
+	for {
+		select {
+		case <-t.paused:
+			t.stopped = true
+			return held, err
+		case ev, ok := <-t.events:
+			if !ok {
+				return held, err
+			}
+			held = append(held, ev)
+		}
+	}
+}
+
+// Reacquire takes the terminal back after Release: raw mode, the input
+// modes, and reading. The owner then redraws (Screen.Invalidate).
+func (t *Terminal) Reacquire() error {
+	if !t.released || t.closed {
+		return nil
+	}
+	t.released = false
+	var err error
+	if t.inFD >= 0 {
+		if _, rerr := term.MakeRaw(t.inFD); rerr != nil {
+			err = fmt.Errorf("reacquire terminal: raw mode: %w", rerr)
+		}
+	}
+	if _, werr := io.WriteString(t.out, modeChange(Modes{}, t.modes)); werr != nil && err == nil {
+		err = werr
+	}
+	if t.stopped {
+		t.stopped = false
+		t.pausing.Store(false)
+		select {
+		case t.resume <- struct{}{}:
+		case <-t.done:
+		}
+	}
+	return err
+}
+
 // Close turns the input modes off, restores the terminal's original mode,
 // stops the input goroutines and waits for them. It is safe to call more
 // than once, and from a deferred function while panicking.
@@ -311,6 +398,9 @@ func (t *Terminal) Close() error {
 type inputSource struct {
 	r                  io.Reader
 	interrupt, release func() error
+	// rearm, when set, makes reads work again after interrupt, so that
+	// reading can be paused and resumed.
+	rearm func()
 }
 
 func (t *Terminal) restoreMode() {

@@ -41,7 +41,7 @@ func interruptibleReader(in io.Reader) (inputSource, error) {
 	unix.CloseOnExec(p[0])
 	unix.CloseOnExec(p[1])
 	r := &pollReader{fd: int(f.Fd()), wakeR: p[0], wakeW: p[1]}
-	return inputSource{r: r, interrupt: r.interrupt, release: r.release}, nil
+	return inputSource{r: r, interrupt: r.interrupt, release: r.release, rearm: r.rearm}, nil
 }
 
 func (r *pollReader) Read(b []byte) (int, error) {
@@ -76,6 +76,20 @@ func (r *pollReader) Read(b []byte) (int, error) {
 func (r *pollReader) interrupt() error {
 	_, err := unix.Write(r.wakeW, []byte{0})
 	return err
+}
+
+// rearm empties the wake-up pipe so that reads block on the input again.
+func (r *pollReader) rearm() {
+	var b [16]byte
+	for {
+		fds := []unix.PollFd{{Fd: int32(r.wakeR), Events: unix.POLLIN}}
+		if n, err := unix.Poll(fds, 0); err != nil || n == 0 {
+			return
+		}
+		if n, err := unix.Read(r.wakeR, b[:]); n <= 0 || err != nil {
+			return
+		}
+	}
 }
 
 // release closes the wake-up pipe once the reader has stopped.

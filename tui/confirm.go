@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"strings"
+)
+
+// ConfirmChoice is the user's answer to a Confirm dialog.
+type ConfirmChoice struct {
+	Allow  bool
+	Always bool   // allow this tool for the rest of the session
+	Reason string // why it was denied, for the model
+}
+
+// Confirm is the dialog that asks before a tool runs: allow once, allow
+// the tool for the rest of the session, or deny with a reason typed on the
+// spot. It implements Overlay. Keys: arrows and Enter, or y, a and n
+// directly; Esc denies without a reason.
+type Confirm struct {
+	Tool    string // the tool's name
+	Preview string // the short description of the call
+
+	sel    int
+	reason *Editor // set while the reason is typed
+}
+
+// HandleKey applies a key; done reports that the user decided.
+func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
+	if k.Action == KeyRelease {
+		return choice, false
+	}
+	if d.reason != nil {
+		switch k.String() {
+		case "esc", "ctrl+c":
+			return ConfirmChoice{Reason: strings.TrimSpace(d.reason.Value())}, true
+		}
+		if d.reason.HandleKey(k) == EditSubmit {
+			return ConfirmChoice{Reason: strings.TrimSpace(d.reason.Value())}, true
+		}
+		return choice, false
+	}
+	switch k.String() {
+	case "up", "ctrl+p", "shift+tab":
+		d.sel = (d.sel + 2) % 3
+	case "down", "ctrl+n", "tab":
+		d.sel = (d.sel + 1) % 3
+	case "y", "1":
+		return ConfirmChoice{Allow: true}, true
+	case "a", "2":
+		return ConfirmChoice{Allow: true, Always: true}, true
+	case "n", "3":
+		d.sel = 2
+		d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
+	case "esc", "ctrl+c":
+		return ConfirmChoice{}, true
+	case "enter":
+		switch d.sel {
+		case 0:
+			return ConfirmChoice{Allow: true}, true
+		case 1:
+			return ConfirmChoice{Allow: true, Always: true}, true
+		}
+		d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
+	}
+	return choice, false
+}
+
+// Paste adds pasted text to the reason while it is typed.
+func (d *Confirm) Paste(s string) {
+	if d.reason != nil {
+		d.reason.Paste(s)
+	}
+}
+
+// Render implements Overlay.
+func (d *Confirm) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+	inner := max(width-4, 1)
+	var body []string
+	preview := strings.TrimRight(cleanText(d.Preview), "\n")
+	pv := 0
+	for _, l := range strings.Split(preview, "\n") {
+		for _, w := range wrapSpans([]Span{{Text: tabsToSpaces(l), Style: t.Style(RoleText)}}, inner) {
+			if pv == 6 {
+				body = append(body, RenderSpans([]Span{{Text: "…", Style: t.Style(RoleMuted)}}, p, false))
+			}
+			if pv < 6 {
+				body = append(body, RenderSpans(w, p, false))
+			}
+			pv++
+		}
+	}
+	if len(body) > 0 && maxRows > 8 {
+		body = append(body, "")
+	}
+	options := []struct{ label, key string }{
+		{"Allow once", "y"},
+		{"Always allow " + cleanText(d.Tool) + " this session", "a"},
+		{"Deny…", "n"},
+	}
+	sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
+	for i, o := range options {
+		label := "  " + o.label
+		if i == d.sel {
+			label = "› " + o.label
+		}
+		label = Truncate(label, max(inner-2, 1), "…")
+		line := PadRight(label, max(inner-1, 0)) + o.key
+		if i == d.sel {
+			body = append(body, sel.Render(p, line))
+		} else {
+			body = append(body, RenderSpans([]Span{{Text: line, Style: t.Style(RoleText)}}, p, false))
+		}
+	}
+	cursorRow, cursorCol := -1, 0
+	footer := "↑↓ move · enter choose · esc deny"
+	if d.reason != nil {
+		body = append(body, RenderSpans([]Span{{Text: "Reason (sent to the model):", Style: t.Style(RoleMuted)}}, p, false))
+		lines, r, c := d.reason.Render(max(inner-2, 1))
+		if d.reason.Empty() {
+			lines[0] = t.Style(RoleDim).Render(p, lines[0])
+		}
+		for i, l := range lines {
+			prefix := "  "
+			if i == 0 {
+				prefix = "› "
+			}
+			body = append(body, prefix+l)
+		}
+		cursorRow, cursorCol = 1+len(body)-len(lines)+r, 2+2+c
+		footer = "enter deny · esc deny without a reason"
+	}
+	title := "Allow " + d.Tool + "?"
+	out := box(title, body, footer, width, maxRows, t, p)
+	if cursorRow >= len(out)-1 {
+		cursorRow = -1
+	}
+	return out, cursorRow, min(cursorCol, max(width-1, 0))
+}

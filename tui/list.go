@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"strings"
+)
+
+// ListItem is one entry of a List.
+type ListItem struct {
+	Label  string
+	Detail string // shown muted after the label
+	Value  string // what the caller acts on
+	Indent int    // depth, for trees
+	Mark   string // one cell before the label, such as "●" for the current entry
+	Muted  bool   // drawn in the muted colour
+}
+
+// ListAction says what a key did to a List.
+type ListAction uint8
+
+const (
+	ListNone   ListAction = iota // the selection or filter changed, or nothing
+	ListChoose                   // Enter on an item
+	ListCancel                   // Esc or Ctrl+C
+	ListLeft                     // Left: for lists of settings, the previous value
+	ListRight                    // Right: the next value
+)
+
+// List is a picker: a titled box of items, one selected, that the user
+// moves through with the arrow keys and chooses with Enter. With Filter
+// set, typing narrows the items to those whose label or detail contains
+// what was typed. It implements Overlay. A List is not safe for
+// concurrent use.
+type List struct {
+	Title  string
+	Items  []ListItem
+	Hint   string // the footer; a default one is shown when empty
+	Filter bool
+
+	sel   int // index into view
+	top   int // first row of view shown
+	query string
+	view  []int
+	built bool
+}
+
+// SetItems replaces the items, keeping the selection on the item with the
+// same Value when there is one.
+func (l *List) SetItems(items []ListItem) {
+	cur, ok := l.Current()
+	l.Items = items
+	l.built = false
+	l.refresh()
+	if ok {
+		l.Select(cur.Value)
+	}
+}
+
+// Select moves the selection to the first item whose Value is v.
+func (l *List) Select(v string) {
+	l.refresh()
+	for i, idx := range l.view {
+		if l.Items[idx].Value == v {
+			l.sel = i
+			return
+		}
+	}
+}
+
+// Current returns the selected item.
+func (l *List) Current() (ListItem, bool) {
+	l.refresh()
+	if l.sel < 0 || l.sel >= len(l.view) {
+		return ListItem{}, false
+	}
+	return l.Items[l.view[l.sel]], true
+}
+
+// Query returns the filter text typed so far.
+func (l *List) Query() string { return l.query }
+
+func (l *List) refresh() {
+	if l.built {
+		return
+	}
+	l.built = true
+	l.view = l.view[:0]
+	q := strings.ToLower(l.query)
+	for i, it := range l.Items {
+		if q == "" || strings.Contains(strings.ToLower(it.Label), q) || strings.Contains(strings.ToLower(it.Detail), q) || strings.Contains(strings.ToLower(it.Value), q) {
+			l.view = append(l.view, i)
+		}
+	}
+	l.sel = min(max(l.sel, 0), max(len(l.view)-1, 0))
+}
+
+// HandleKey applies a key.
+func (l *List) HandleKey(k Key) ListAction {
+	if k.Action == KeyRelease {
+		return ListNone
+	}
+	l.refresh()
+	n := len(l.view)
+	switch k.String() {
+	case "up", "ctrl+p", "shift+tab":
+		if n > 0 {
+			l.sel = (l.sel - 1 + n) % n
+		}
+	case "down", "ctrl+n", "tab":
+		if n > 0 {
+			l.sel = (l.sel + 1) % n
+		}
+	case "pageup":
+		l.sel = max(l.sel-10, 0)
+	case "pagedown":
+		l.sel = min(l.sel+10, max(n-1, 0))
+	case "home":
+		l.sel = 0
+	case "end":
+		l.sel = max(n-1, 0)
+	case "enter":
+		if n > 0 {
+			return ListChoose
+		}
+	case "esc", "ctrl+c":
+		return ListCancel
+	case "left":
+		return ListLeft
+	case "right":
+		return ListRight
+	case "backspace", "ctrl+h":
+		if l.Filter && l.query != "" {
+			_, size := lastRune(l.query)
+			l.query = l.query[:len(l.query)-size]
+			l.built = false
+			l.refresh()
+		}
+	case "ctrl+u":
+		if l.Filter {
+			l.query = ""
+			l.built = false
+			l.refresh()
+		}
+	default:
+		if txt := k.Text(); txt != "" && l.Filter {
+			l.query += txt
+			l.built = false
+			l.sel = 0
+			l.refresh()
+		}
+	}
+	return ListNone
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i]&0xc0 != 0x80 {
+			return []rune(s[i:])[0], len(s) - i
+		}
+	}
+	return 0, len(s)
+}
+
+// Render implements Overlay.
+func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+	l.refresh()
+	inner := max(width-4, 1)
+	var body []string
+	cursorRow, cursorCol := -1, 0
+	if l.Filter {
+		q := []Span{{Text: "filter: ", Style: t.Style(RoleMuted)}, {Text: cleanText(l.query), Style: t.Style(RoleText)}}
+		body = append(body, RenderSpans(truncateSpans(q, inner), p, false))
+		cursorRow, cursorCol = 1, min(2+spansWidth(q), width-3)
+	}
+	footer := l.Hint
+	if footer == "" {
+		footer = "↑↓ move · enter choose · esc cancel"
+		if l.Filter {
+			footer = "type to filter · " + footer
+		}
+	}
+	// Rows for items: the box takes 2 rows, the footer 1, the filter 1.
+	room := max(maxRows-3-len(body), 1)
+	if l.sel < l.top {
+		l.top = l.sel
+	}
+	if l.sel >= l.top+room {
+		l.top = l.sel - room + 1
+	}
+	l.top = min(l.top, max(len(l.view)-room, 0))
+	if len(l.view) == 0 {
+		body = append(body, RenderSpans([]Span{{Text: "(nothing matches)", Style: t.Style(RoleMuted)}}, p, false))
+	}
+	sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
+	for i := l.top; i < len(l.view) && i < l.top+room; i++ {
+		it := l.Items[l.view[i]]
+		mark := it.Mark
+		if mark == "" {
+			mark = " "
+		}
+		lead := strings.Repeat("  ", min(it.Indent, inner/4))
+		labelStyle := t.Style(RoleText)
+		if it.Muted {
+			labelStyle = t.Style(RoleMuted)
+		}
+		spans := []Span{{Text: lead}, {Text: mark + " ", Style: t.Style(RoleAccent)}, {Text: cleanText(it.Label), Style: labelStyle}}
+		if it.Detail != "" {
+			spans = append(spans, Span{Text: "  " + strings.ReplaceAll(cleanText(it.Detail), "\n", " "), Style: t.Style(RoleMuted)})
+		}
+		spans = truncateSpans(spans, inner)
+		if i == l.sel {
+			plain := ""
+			for _, s := range spans {
+				plain += s.Text
+			}
+			spans = []Span{{Text: PadRight(plain, inner), Style: sel}}
+		}
+		body = append(body, RenderSpans(spans, p, false))
+	}
+	lines := box(l.Title, body, footer, width, maxRows, t, p)
+	if width < 6 && cursorRow >= 0 {
+		cursorCol = min(cursorCol, width-1)
+	}
+	return lines, cursorRow, cursorCol
+}
