@@ -66,6 +66,11 @@ type Agent struct {
 	always    map[string]bool // tool names approved "always" this session
 	usage     provider.Usage  // cumulative
 	lastUsage provider.Usage  // of the latest request, for auto-compaction
+
+	// Set through extensions (hooks.go, added.go).
+	promptSystem string   // before_agent_start text for the running prompt
+	lastAnswer   string   // the running prompt's latest assistant text
+	active       []string // tools.set_active; nil offers every tool
 }
 
 // New returns an Agent. It does not start anything.
@@ -82,10 +87,13 @@ func New(cfg Config) *Agent {
 	return &Agent{cfg: cfg, always: map[string]bool{}}
 }
 
-// Input is one user prompt.
+// Input is one user prompt. Source says where it came from, for the
+// extensions' input event and interception: "interactive", "cli", "rpc",
+// "extension" or "queue" ("" is reported as "cli").
 type Input struct {
 	Text   string
 	Images []provider.Block // image blocks
+	Source string
 }
 
 // ErrBusy is returned by Prompt while another prompt runs.
@@ -119,7 +127,7 @@ func (a *Agent) Prompt(ctx context.Context, in Input) error {
 	}()
 
 	for {
-		err := a.run(ctx, in)
+		err := a.runInput(ctx, in)
 		if err != nil {
 			return err
 		}
@@ -127,7 +135,7 @@ func (a *Agent) Prompt(ctx context.Context, in Input) error {
 		if !ok {
 			return nil
 		}
-		in = Input{Text: next}
+		in = Input{Text: next, Source: "queue"}
 	}
 }
 
@@ -199,16 +207,39 @@ func (a *Agent) Usage() provider.Usage {
 	return a.usage
 }
 
-// SetModel switches the model for the next request.
+// SetModel switches the model for the next request, on the user's
+// behalf (see SetModelBy).
 func (a *Agent) SetModel(client provider.Client, m Model) error {
+	return a.SetModelBy(client, m, "user")
+}
+
+// SetModelBy switches the model for the next request. source says who
+// asked ("user" or "extension"); a change emits ModelChange and the
+// extensions' model_change event.
+func (a *Agent) SetModelBy(client provider.Client, m Model, source string) error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.running {
+		a.mu.Unlock()
 		return ErrBusy
 	}
+	prev := a.cfg.Model
 	a.cfg.Client = client
 	a.cfg.Model = m
+	a.mu.Unlock()
+	if prev.ID != m.ID || prev.Provider != m.Provider {
+		ev := ModelChange{Model: modelName(m), PreviousModel: modelName(prev), Source: source}
+		a.cfg.Emit(ev)
+		a.notify(LifecycleEvent{Name: "model_change", Model: ev.Model, PreviousModel: ev.PreviousModel, Source: source})
+	}
 	return nil
+}
+
+// modelName is "provider/id", or the id alone without a provider.
+func modelName(m Model) string {
+	if m.Provider == "" {
+		return m.ID
+	}
+	return m.Provider + "/" + m.ID
 }
 
 // Model returns the current model.

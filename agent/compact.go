@@ -60,13 +60,18 @@ func (a *Agent) Compact(ctx context.Context, instructions string) (string, error
 		a.running = false
 		a.mu.Unlock()
 	}()
-	return a.compact(ctx, instructions)
+	return a.compact(ctx, instructions, false)
 }
 
-func (a *Agent) compact(ctx context.Context, instructions string) (string, error) {
+// compact summarises the conversation; automatic marks a compaction the
+// agent started itself. An extension may cancel it (*CancelledError).
+func (a *Agent) compact(ctx context.Context, instructions string, automatic bool) (string, error) {
 	c, ok := a.cfg.Store.(Compactor)
 	if !ok {
 		return "", errors.New("compact: this session store cannot compact")
+	}
+	if err := a.beforeCompact(ctx, automatic); err != nil {
+		return "", err
 	}
 	keep := a.keepTokens()
 	plan, ok := c.PlanCompaction(keep)
@@ -133,7 +138,12 @@ func (a *Agent) maybeCompact(ctx context.Context) error {
 		return nil
 	}
 	a.cfg.Emit(Notice{Level: "info", Message: fmt.Sprintf("context at %d%% of the window: compacting", used*100/w)})
-	_, err := a.compact(ctx, "")
+	_, err := a.compact(ctx, "", true)
+	var cancelled *CancelledError
+	if errors.As(err, &cancelled) {
+		a.cfg.Emit(Notice{Level: "info", Source: cancelled.By, Message: "automatic compaction cancelled: " + cancelled.Reason})
+		return nil
+	}
 	if errors.Is(err, ErrNothingToCompact) {
 		return nil
 	}

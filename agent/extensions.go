@@ -54,6 +54,9 @@ type ToolInvocation struct {
 	ToolID string // the model's tool call id
 	Name   string
 	Args   json.RawMessage
+	// Progress receives the progress lines the extension reports while
+	// the call runs; it emits ToolProgress events and does not block.
+	Progress func(text string)
 }
 
 // ToolOutcome is the reply of an extension tool.
@@ -100,8 +103,16 @@ type AssistantMessageDecision struct {
 // LifecycleEvent is an event of the extension protocol's subscription set.
 // Name is the protocol's event name; the other fields are set as that
 // event defines them.
+//
+// The events added beyond v2 (capability events2) are agent_start
+// (Prompt), agent_end (Response, Stop: completed, cancelled or error,
+// Error), tool_execution_start (ToolID, ToolName), tool_execution_end
+// (ToolID, ToolName, IsError), tool_result (ToolID, ToolName, ToolArgs,
+// Content, IsError), input (Text, Source), message_start, message_update
+// (Chunk), message_end (Content) and model_change (Model, PreviousModel,
+// Source).
 type LifecycleEvent struct {
-	Name        string // session_start, session_opened, session_switched, session_forked, session_compacted, turn_start, tool_call, tool_confirmation_requested, assistant_message, turn_end
+	Name        string // session_start, session_opened, session_switched, session_forked, session_compacted, turn_start, tool_call, tool_confirmation_requested, assistant_message, turn_end, and the events2 names
 	Session     *SessionIdentity
 	Step        int
 	ToolID      string
@@ -114,6 +125,15 @@ type LifecycleEvent struct {
 	// States holds each extension's own state for session events; the host
 	// gives every extension only its own entry.
 	States map[string]json.RawMessage
+
+	Prompt        string
+	Response      string
+	IsError       bool
+	Content       string
+	Source        string
+	Chunk         string
+	Model         string
+	PreviousModel string
 }
 
 // SessionIdentity is the session/branch identity the protocol carries.

@@ -328,3 +328,84 @@ func (r *recorder) types() []string {
 func toolUse(id, name, args string) provider.Block {
 	return provider.Block{Type: provider.BlockToolUse, ID: id, Name: name, Input: json.RawMessage(args)}
 }
+
+// fakeHooks adds the interceptions beyond v2 (Hooks) to fakeExtensions;
+// a nil function allows the event unchanged.
+type fakeHooks struct {
+	*fakeExtensions
+	input       func(text, source string) InputDecision
+	beforeStart func(prompt string) BeforeAgentStartDecision
+	toolResult  func(r ToolResultInfo) ToolResultDecision
+	context     func(msgs []ContextMessage) ([]ContextMessage, bool)
+	compact     func(c ContextStats) CancelDecision
+}
+
+var _ Hooks = fakeHooks{}
+
+func (f fakeHooks) InterceptInput(ctx context.Context, text, source string) InputDecision {
+	if f.input == nil {
+		return InputDecision{Text: text}
+	}
+	return f.input(text, source)
+}
+
+func (f fakeHooks) InterceptBeforeAgentStart(ctx context.Context, prompt string) BeforeAgentStartDecision {
+	if f.beforeStart == nil {
+		return BeforeAgentStartDecision{}
+	}
+	return f.beforeStart(prompt)
+}
+
+func (f fakeHooks) InterceptToolResult(ctx context.Context, r ToolResultInfo) ToolResultDecision {
+	if f.toolResult == nil {
+		return ToolResultDecision{Content: r.Content, IsError: r.IsError}
+	}
+	return f.toolResult(r)
+}
+
+func (f fakeHooks) InterceptContextPrepare(ctx context.Context, msgs []ContextMessage) ([]ContextMessage, bool) {
+	if f.context == nil {
+		return msgs, false
+	}
+	return f.context(msgs)
+}
+
+func (f fakeHooks) InterceptBeforeCompact(ctx context.Context, c ContextStats) CancelDecision {
+	if f.compact == nil {
+		return CancelDecision{}
+	}
+	return f.compact(c)
+}
+
+// eventDetails renders the recorded lifecycle events one per line with
+// their non-empty fields, for golden files.
+func (f *fakeExtensions) eventDetails() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var b strings.Builder
+	for _, e := range f.events {
+		b.WriteString(e.Name)
+		add := func(k, v string) {
+			if v != "" {
+				fmt.Fprintf(&b, " %s=%q", k, v)
+			}
+		}
+		add("tool_id", e.ToolID)
+		add("tool_name", e.ToolName)
+		add("text", e.Text)
+		add("source", e.Source)
+		add("prompt", e.Prompt)
+		add("response", e.Response)
+		add("content", e.Content)
+		add("chunk", e.Chunk)
+		add("stop", e.Stop)
+		add("error", e.Error)
+		add("model", e.Model)
+		add("previous_model", e.PreviousModel)
+		if e.IsError {
+			b.WriteString(" is_error")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

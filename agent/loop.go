@@ -19,8 +19,12 @@ type stepResult struct {
 }
 
 // run handles one user input: it records the message and runs steps.
-func (a *Agent) run(ctx context.Context, in Input) error {
+// inject is text an extension put before the prompt (before_agent_start).
+func (a *Agent) run(ctx context.Context, in Input, inject string) error {
 	blocks := append([]provider.Block{}, in.Images...)
+	if inject != "" {
+		blocks = append(blocks, provider.TextBlock(inject))
+	}
 	if in.Text != "" || len(blocks) == 0 {
 		blocks = append(blocks, provider.TextBlock(in.Text))
 	}
@@ -87,7 +91,7 @@ func (a *Agent) step(ctx context.Context, step int) stepResult {
 		a.cfg.Emit(Notice{Level: "warn", Message: "automatic compaction failed: " + err.Error()})
 	}
 
-	req := a.request(hidden)
+	req := a.request(ctx, hidden)
 	msg, stop, err := a.stream(ctx, req, "turn")
 	if err != nil {
 		if ctx.Err() != nil {
@@ -149,14 +153,17 @@ func c16Stop(s provider.StopReason) string {
 	return "end_turn"
 }
 
-// request builds the provider request for the current conversation. hidden
-// is turn_start context: it goes into this request only, as an ephemeral
-// trailing text block of the last user message, and is never stored.
-func (a *Agent) request(hidden string) *provider.Request {
+// request builds the provider request for the current conversation. The
+// extensions' context_prepare may rearrange the window of this request
+// only. hidden is turn_start context: it goes into this request only, as an
+// ephemeral trailing text block of the last user message, and is never
+// stored.
+func (a *Agent) request(ctx context.Context, hidden string) *provider.Request {
+	msgs, extraSystem := a.prepareContext(ctx, a.cfg.Store.Messages())
 	req := &provider.Request{
 		Model:     a.cfg.Model.ID,
-		System:    a.cfg.System,
-		Messages:  a.cfg.Store.Messages(),
+		System:    a.systemFor(extraSystem),
+		Messages:  msgs,
 		Tools:     a.toolDefs(),
 		MaxTokens: a.cfg.MaxTokens,
 		Reasoning: a.Reasoning(),
@@ -221,6 +228,9 @@ func (a *Agent) showAssistant(ctx context.Context, msg provider.Message) {
 	}
 	a.cfg.Emit(ev)
 	if text != "" {
+		a.mu.Lock()
+		a.lastAnswer = text
+		a.mu.Unlock()
 		a.notify(LifecycleEvent{Name: "assistant_message", Text: text})
 	}
 }

@@ -43,9 +43,13 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 		case provider.EventStart:
 			if !started && scope == "turn" {
 				a.cfg.Emit(AssistantStart{})
+				a.notify(LifecycleEvent{Name: "message_start"})
 			}
 			started = true
 		case provider.EventTextDelta:
+			if scope == "turn" {
+				a.notify(LifecycleEvent{Name: "message_update", Chunk: e.Text})
+			}
 			if scope == "turn" && !withhold {
 				a.cfg.Emit(TextDelta{Delta: e.Text})
 			} else if onText != nil {
@@ -95,6 +99,9 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 	}
 	if ctx.Err() != nil {
 		return msg, provider.StopAborted, ctx.Err()
+	}
+	if scope == "turn" && started {
+		a.notify(LifecycleEvent{Name: "message_end", Content: msg.Text()})
 	}
 	return msg, stop, nil
 }

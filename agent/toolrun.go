@@ -53,14 +53,18 @@ func (a *Agent) toolDefs() []provider.Tool {
 	for _, t := range a.cfg.Tools {
 		d := t.Definition()
 		taken[d.Name] = true
-		defs = append(defs, d)
+		if a.isActive(d.Name) {
+			defs = append(defs, d)
+		}
 	}
 	for _, et := range a.extTools() {
 		if taken[et.Def.Name] || tools.IsReserved(et.Def.Name) {
 			continue
 		}
 		taken[et.Def.Name] = true
-		defs = append(defs, et.Def)
+		if a.isActive(et.Def.Name) {
+			defs = append(defs, et.Def)
+		}
 	}
 	return defs
 }
@@ -149,6 +153,13 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	if bt == nil && !isExt {
 		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", ")))
 	}
+	if !a.isActive(u.Name) {
+		avail := "none"
+		if names := a.toolNames(); len(names) > 0 {
+			avail = strings.Join(names, ", ")
+		}
+		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail))
+	}
 	if isExt && bt == nil && et.Interactive && !a.cfg.Policy.Interactive {
 		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name))
 	}
@@ -159,16 +170,17 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	}
 
 	a.cfg.Emit(ToolExecutionStarted{ID: u.ID, Name: u.Name})
+	a.notify(LifecycleEvent{Name: "tool_execution_start", ToolID: u.ID, ToolName: u.Name})
 	progress := func(text string) { a.cfg.Emit(ToolProgress{ID: u.ID, Text: text}) }
 	if bt != nil {
-		return bt.Run(ctx, args, progress)
+		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress))
 	}
-	out, err := a.cfg.Extensions.CallTool(ctx, ToolInvocation{ToolID: u.ID, Name: u.Name, Args: args})
+	out, err := a.cfg.Extensions.CallTool(ctx, ToolInvocation{ToolID: u.ID, Name: u.Name, Args: args, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
-			return errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name))
+			return a.afterTool(ctx, u, args, errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name)))
 		}
-		return errResult(err.Error())
+		return a.afterTool(ctx, u, args, errResult(err.Error()))
 	}
 	if out.StateSet {
 		if err := a.cfg.Store.AppendState(out.Extension, out.State); err != nil {
@@ -178,7 +190,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	if out.Warning != "" {
 		a.cfg.Emit(Notice{Level: "warn", Source: out.Extension, Message: out.Warning})
 	}
-	return out.Result
+	return a.afterTool(ctx, u, args, out.Result)
 }
 
 // confirm applies the policy; it reports whether the call is denied and
