@@ -16,7 +16,10 @@ type extBridge struct {
 	h *host.Host
 }
 
-var _ agent.Extensions = (*extBridge)(nil)
+var (
+	_ agent.Extensions = (*extBridge)(nil)
+	_ agent.Hooks      = (*extBridge)(nil)
+)
 
 func (b *extBridge) Tools() []agent.ExtensionTool {
 	hts := b.h.Tools()
@@ -32,7 +35,7 @@ func (b *extBridge) Tools() []agent.ExtensionTool {
 }
 
 func (b *extBridge) CallTool(ctx context.Context, call agent.ToolInvocation) (agent.ToolOutcome, error) {
-	r, err := b.h.CallTool(ctx, call.Name, call.Args)
+	r, err := b.h.CallToolProgress(ctx, call.Name, call.Args, call.Progress)
 	if err != nil {
 		return agent.ToolOutcome{}, err
 	}
@@ -81,6 +84,15 @@ func (b *extBridge) Notify(ev agent.LifecycleEvent) {
 		Text:        ev.Text,
 		Stop:        ev.Stop,
 		Error:       ev.Error,
+
+		Prompt:        ev.Prompt,
+		Response:      ev.Response,
+		IsError:       ev.IsError,
+		Content:       ev.Content,
+		Source:        ev.Source,
+		Chunk:         ev.Chunk,
+		Model:         ev.Model,
+		PreviousModel: ev.PreviousModel,
 	})
 }
 
@@ -106,4 +118,69 @@ func protoSession(s *agent.SessionIdentity) *proto.Session {
 		return nil
 	}
 	return &proto.Session{ID: s.ID, ParentID: s.ParentID, Path: s.Path, CWD: s.CWD, ForkPoint: s.ForkPoint}
+}
+
+// The interceptions added beyond v2 (agent.Hooks and the session
+// operations of the app).
+
+func (b *extBridge) InterceptInput(ctx context.Context, text, source string) agent.InputDecision {
+	d := b.h.InterceptInput(ctx, text, source)
+	return agent.InputDecision{Handled: d.Handled, Text: d.Text, By: d.By}
+}
+
+func (b *extBridge) InterceptBeforeAgentStart(ctx context.Context, prompt string) agent.BeforeAgentStartDecision {
+	d := b.h.InterceptBeforeAgentStart(ctx, prompt)
+	return agent.BeforeAgentStartDecision{SystemPrompt: d.SystemPrompt, InjectText: d.InjectText}
+}
+
+func (b *extBridge) InterceptToolResult(ctx context.Context, r agent.ToolResultInfo) agent.ToolResultDecision {
+	d := b.h.InterceptToolResult(ctx, host.ToolResultInfo{ToolID: r.ToolID, ToolName: r.ToolName, Args: r.Args, Content: r.Content, IsError: r.IsError})
+	return agent.ToolResultDecision{ContentSet: d.ContentSet, Content: d.Content, IsError: d.IsError, By: d.By}
+}
+
+func (b *extBridge) InterceptContextPrepare(ctx context.Context, msgs []agent.ContextMessage) ([]agent.ContextMessage, bool) {
+	in := make([]proto.ContextMessage, len(msgs))
+	for i, m := range msgs {
+		in[i] = proto.ContextMessage{Index: m.Index, Role: m.Role, Content: m.Content}
+	}
+	out, ok := b.h.InterceptContextPrepare(ctx, in)
+	if !ok {
+		return msgs, false
+	}
+	res := make([]agent.ContextMessage, len(out))
+	for i, m := range out {
+		res[i] = agent.ContextMessage{Index: m.Index, Role: m.Role, Content: m.Content}
+	}
+	return res, true
+}
+
+func (b *extBridge) InterceptBeforeCompact(ctx context.Context, c agent.ContextStats) agent.CancelDecision {
+	d := b.h.InterceptBeforeCompact(ctx, host.CompactInfo{EstimatedTokens: c.EstimatedTokens, ContextLimit: c.ContextLimit,
+		UsagePercent: c.UsagePercent, MessageCount: c.MessageCount, IsAutomatic: c.IsAutomatic})
+	return agent.CancelDecision{Cancel: d.Cancel, Reason: d.Reason, By: d.By}
+}
+
+// beforeFork runs before_fork; a *agent.CancelledError means an extension
+// cancelled the fork.
+func (b *extBridge) beforeFork(ctx context.Context, targetID string, isUser bool, userText string) error {
+	if !b.h.Intercepts(proto.EventBeforeFork) {
+		return nil
+	}
+	return cancelled("fork", b.h.InterceptBeforeFork(ctx, targetID, isUser, userText))
+}
+
+// beforeSessionSwitch runs before_session_switch for reason (new, clear
+// or resume).
+func (b *extBridge) beforeSessionSwitch(ctx context.Context, reason string) error {
+	if !b.h.Intercepts(proto.EventBeforeSessionSwitch) {
+		return nil
+	}
+	return cancelled("switch session", b.h.InterceptBeforeSessionSwitch(ctx, reason))
+}
+
+func cancelled(op string, d host.CancelDecision) error {
+	if !d.Cancel {
+		return nil
+	}
+	return &agent.CancelledError{Op: op, By: d.By, Reason: d.Reason}
 }

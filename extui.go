@@ -72,6 +72,10 @@ type extUI interface {
 	ResumeTUI(ext string)
 	// Exit asks zut to quit gracefully (app.exit).
 	Exit(ext string)
+	// ReloadExtensions runs /reload-ext on the mode's own loop for ext
+	// (app.reload_extensions) and reports true; false (nopUI) means the
+	// mode has no such loop and the app reloads at once.
+	ReloadExtensions(ext string) bool
 }
 
 // uiSwitch forwards host callbacks to the current extUI, which a mode may
@@ -186,6 +190,7 @@ func (nopUI) SetEditorText(ext, text string)                {}
 func (nopUI) SuspendTUI(ext string) bool                    { return false }
 func (nopUI) ResumeTUI(ext string)                          {}
 func (nopUI) Exit(ext string)                               {}
+func (nopUI) ReloadExtensions(ext string) bool              { return false }
 
 // stderrUI is the chrome of print and JSON modes: notes, displays and
 // diagnostics become "[name] text" lines on stderr; everything that needs

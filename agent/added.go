@@ -194,3 +194,7 @@ func (e *CancelledError) Error() string {
 	}
 	return fmt.Sprintf("%s cancelled by extension %q: %s", e.Op, e.By, e.Reason)
 }
+
+// Client returns the current model client, nil when no model is
+// configured.
+func (a *Agent) Client() provider.Client { return a.client() }
