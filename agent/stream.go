@@ -87,7 +87,7 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 			}
 		}
 	}
-	if haveUsage {
+	if haveUsage && usage != (provider.Usage{}) {
 		a.recordUsage(usage)
 	}
 	msg := s.Message()
