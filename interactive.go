@@ -35,6 +35,9 @@ type uiConfig struct {
 	// frameHook, when set, is called on the UI goroutine after every frame
 	// written (tests wait on it).
 	frameHook func()
+	// started, when set, is called on the UI goroutine once the loop is
+	// about to run (tests keep the ui to post work to it).
+	started func(*ui)
 }
 
 // runUI sets up the terminal, the app and the UI loop, runs the loop until
@@ -127,8 +130,15 @@ func runUI(ctx context.Context, e *env, o options, cfg uiConfig) error {
 		u.submit(p)
 	}
 
+	if cfg.started != nil {
+		cfg.started(u)
+	}
 	err = u.loop()
 	u.shutdown()
+	term.Close()
+	if msg := u.exitMessage(); msg != "" && u.exitErr != errAborted {
+		io.WriteString(cfg.out, msg)
+	}
 	return err
 }
 
@@ -166,7 +176,7 @@ func (u *ui) exitMessage() string {
 	if u.app == nil || u.app.sess == nil || u.app.sess.Path() == "" || u.app.sess.Len() == 0 {
 		return ""
 	}
-	return fmt.Sprintf("session %s saved; zut -r %s resumes it\n", u.app.sess.ID(), u.app.sess.ID())
+	return fmt.Sprintf("zut -r %s resumes this session\n", u.app.sess.ID())
 }
 
 // stdoutFile returns the process's terminal for programs run in the

@@ -248,7 +248,7 @@ func (u *ui) updateActivity() {
 		a := &tui.Activity{Label: "Working", Since: u.turn.start, Hint: "esc to interrupt",
 			RetryAt: u.turn.retryAt, Retry: u.turn.retry}
 		switch {
-		case u.turn.haveUsage:
+		case u.turn.haveUsage && u.turn.input+u.turn.output > 0:
 			a.Detail = fmt.Sprintf("↑ %s ↓ %s tokens", compactCount(u.turn.input), compactCount(u.turn.output))
 		case u.turn.streamed > 0:
 			a.Detail = fmt.Sprintf("↓ ~%s tokens", compactCount(u.turn.streamed/4))

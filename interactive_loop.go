@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -365,9 +364,6 @@ func (u *ui) shutdown() {
 		u.screen.Commit(f.Commit...)
 	}
 	u.screen.Clear()
-	if msg := u.exitMessage(); msg != "" && u.exitErr != errAborted {
-		io.WriteString(u.cfg.out, msg)
-	}
 }
 
 // goJob runs fn on a goroutine the UI waits for at exit.

@@ -52,7 +52,7 @@ func (u *ui) showHeader() {
 			lines = append(lines, tui.Truncate(tui.RenderSpans(spans, p, false), width, "…"))
 		}
 		hint := []tui.Span{{Text: "/help for keys and commands · ctrl+c twice to exit", Style: t.Style(tui.RoleDim)}}
-		return append(lines, tui.Truncate(tui.RenderSpans(hint, p, false), width, "…"), "")
+		return append(lines, tui.Truncate(tui.RenderSpans(hint, p, false), width, "…"))
 	})
 	if a.modelErr != nil {
 		u.chat.AddNotice("warn", "", "no model: "+a.modelErr.Error())

@@ -81,6 +81,7 @@ type Chat struct {
 
 	expand        bool
 	lastCollapsed chatItem // the newest committed item that hid lines
+	lastKind      string   // of the newest item: "text", "tool" or ""
 
 	// Editor is drawn at the bottom of the live region unless an Overlay
 	// or a Panel takes its place. It may be nil.
@@ -144,8 +145,24 @@ func (c *Chat) ToggleExpand() {
 // Busy reports whether transcript items are still live.
 func (c *Chat) Busy() bool { return len(c.items) > 0 }
 
-// push appends an item to the transcript.
-func (c *Chat) push(it chatItem) { c.items = append(c.items, it) }
+// push appends an item to the transcript. A blank line separates text
+// from tool calls.
+func (c *Chat) push(it chatItem) {
+	kind := ""
+	switch x := it.(type) {
+	case *streamItem:
+		kind = "text"
+	case *toolItem:
+		kind = "tool"
+	case *blockItem:
+		kind = x.kind
+	}
+	if (c.lastKind == "text" && kind == "tool") || (c.lastKind == "tool" && kind == "text") {
+		c.items = append(c.items, &blockItem{lines: []string{""}})
+	}
+	c.lastKind = kind
+	c.items = append(c.items, it)
+}
 
 // AddBlock adds finished lines to the transcript, rendered at the width
 // they are committed at by render (called once).

@@ -31,6 +31,7 @@ type blockItem struct {
 	lines []string
 	build func(width int) []string
 	width int
+	kind  string // "text" when it reads as answer text
 }
 
 func (b *blockItem) renderLines(c *Chat) []string {
@@ -265,7 +266,7 @@ func (c *Chat) userLines(text string, width int) []string {
 		hidden = len(src) - 20
 		src = src[:20]
 	}
-	var out []string
+	out := []string{""}
 	for i, l := range src {
 		prefix := "  "
 		if i == 0 {
@@ -285,7 +286,7 @@ func (c *Chat) userLines(text string, width int) []string {
 		more := padSpans([]Span{{Text: "  … +" + strconv.Itoa(hidden) + " lines", Style: st.with(t.Style(RoleMuted))}}, width, st)
 		out = append(out, clampLine(RenderSpans(more, c.opts.Profile, false), width))
 	}
-	return out
+	return append(out, "")
 }
 
 // noticeLines renders a message from zut or an extension: a coloured
