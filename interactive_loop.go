@@ -98,8 +98,8 @@ type ui struct {
 	busy      bool // a prompt runs
 	turn      turnStats
 	queue     []string
-	steers    []string // steering sent, not yet seen as a user message
-	job       *job     // compaction, reload, a shell command: one at a time
+	steers    []string  // steering sent, not yet seen as a user message
+	job       *job      // compaction, reload, a shell command: one at a time
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
