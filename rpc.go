@@ -162,7 +162,7 @@ func (s *rpcServer) next(ctx context.Context, in *rpcInput) ([]byte, error) {
 		if r.err != nil {
 			var tooLong *proto.LineTooLongError
 			if errors.As(r.err, &tooLong) {
-				s.reply(nil, "", nil, fmt.Errorf("command line %d is longer than %d MiB and was skipped; send large images as files the model can read", tooLong.Line, tooLong.Limit>>20))
+				s.reply(nil, "", nil, fmt.Errorf("command line %d is longer than %s and was skipped; send large images as files the model can read", tooLong.Line, sizeText(tooLong.Limit)))
 				return nil, nil
 			}
 			if r.err == io.EOF {
@@ -226,7 +226,8 @@ func (s *rpcServer) shutdown(cancel context.CancelFunc, in *rpcInput, cause erro
 	s.closed.Store(true)
 	s.ui.closeAll()
 	if !clean {
-		s.jobs.abort("zut is exiting: " + cause.Error())
+		s.jobs.dropQueued("zut is exiting: " + cause.Error())
+		s.jobs.cancelRunning()
 		cancel()
 	}
 	s.tasks.Wait()
@@ -309,6 +310,14 @@ func (s *rpcServer) agentEvent(ev agent.Event) {
 		return
 	}
 	s.out.send(append(line, '\n'))
+}
+
+// sizeText is n bytes for people: "16 MiB", "256 bytes".
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // marshalData encodes a response's data without escaping HTML characters.

@@ -30,9 +30,12 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 	case *proto.RPCPrompt:
 		s.cmdPrompt(c)
 	case *proto.RPCAbort:
-		s.jobs.abort("aborted before it started")
-		s.app.agent.Abort()
+		// The responses go out before the running prompt's turn_end and
+		// done: the dropped commands', then abort's.
+		s.jobs.dropQueued("aborted before it started")
 		s.ok(c, nil)
+		s.jobs.cancelRunning()
+		s.app.agent.Abort()
 	case *proto.RPCCompact:
 		s.queueCompact(c, c.Instructions, func() { s.ok(c, map[string]bool{"started": true}) })
 	case *proto.RPCGetState:

@@ -102,21 +102,28 @@ func (j *rpcJobs) withRunning(fn func(kind string)) {
 	fn(kind)
 }
 
-// abort cancels the running job and drops the waiting ones, telling each
-// why. It reports whether anything was running or waiting.
-func (j *rpcJobs) abort(reason string) bool {
+// dropQueued removes the waiting jobs and tells each why. It reports
+// whether there were any.
+func (j *rpcJobs) dropQueued(reason string) bool {
 	j.mu.Lock()
 	dropped := j.queue
 	j.queue = nil
-	running := j.running != nil
-	if j.cancel != nil {
-		j.cancel()
-	}
 	j.mu.Unlock()
 	for _, job := range dropped {
 		job.dropped(reason)
 	}
-	return running || len(dropped) > 0
+	return len(dropped) > 0
+}
+
+// cancelRunning cancels the running job's context. It reports whether a
+// job was running.
+func (j *rpcJobs) cancelRunning() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.cancel != nil {
+		j.cancel()
+	}
+	return j.running != nil
 }
 
 // close lets run finish the queued jobs and return.

@@ -51,6 +51,8 @@ func (s *rpcServer) cmdRunCommand(ctx context.Context, c *proto.RPCRunCommand) {
 	switch {
 	case strings.HasPrefix(lower, "skill:"):
 		s.runSkill(c, name[len("skill:"):], args)
+	case lower == "exit" || lower == "quit":
+		s.fail(c, fmt.Errorf("/%s: close zut's stdin to make it finish and exit", lower))
 	case slices.Contains(builtinCommands, lower):
 		if !rpcBuiltins[lower] {
 			s.fail(c, fmt.Errorf("/%s needs the interactive terminal; it is not available in RPC mode", lower))

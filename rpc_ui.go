@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/zut-go/zut/proto"
 )
 
@@ -12,7 +10,8 @@ import (
 // an RPC mapping here.
 type rpcUI struct {
 	nopUI
-	s *rpcServer
+	s       *rpcServer
+	dialogs rpcDialogs
 }
 
 func newRPCUI(s *rpcServer) *rpcUI {
@@ -109,16 +108,6 @@ func (u *rpcUI) CommandsChanged() {
 // timed out, unusable modified_args): a warning note of the extension.
 func (u *rpcUI) Log(ext, msg string) {
 	u.s.event(proto.RPCExtNotify{Extension: ext, Level: proto.LevelWarn, Message: msg})
-}
-
-// closeAll answers every pending extension UI request with its default
-// answer and makes later ones get it at once: no client can answer any
-// more.
-func (u *rpcUI) closeAll() {}
-
-// answer delivers the client's answer to a pending extension UI request.
-func (u *rpcUI) answer(c *proto.RPCExtUIResponse) error {
-	return fmt.Errorf("no pending ext_ui_request %q: it was answered already, timed out, or never sent", c.RequestID)
 }
 
 // rpcPanel is a panel's content as panel events carry it.

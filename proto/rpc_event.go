@@ -126,6 +126,39 @@ type RPCCompactDone struct {
 	Error   string `json:"error,omitempty"`
 }
 
+// RPCExtUIRequest forwards a dialog an extension asks the user to answer
+// (ui.select, ui.confirm, ui.input, ui.overlay). The client answers with
+// an ext_ui_response command naming RequestID; without an answer within
+// the request's timeout the extension gets the default answer and an
+// ext_ui_request_closed event follows. The members after Kind are the
+// extension's parameters (see proto.UIRequest).
+type RPCExtUIRequest struct {
+	RequestID   string          `json:"request_id"`
+	Extension   string          `json:"extension"`
+	Kind        string          `json:"kind"` // UISelect, UIConfirm, UIInput or UIOverlay
+	Title       string          `json:"title,omitempty"`
+	Message     string          `json:"message,omitempty"`
+	Options     []string        `json:"options,omitempty"`
+	Default     json.RawMessage `json:"default,omitempty"`
+	Placeholder string          `json:"placeholder,omitempty"`
+	Text        string          `json:"text,omitempty"`
+	Markdown    bool            `json:"markdown,omitempty"`
+	Actions     []string        `json:"actions,omitempty"`
+	Width       int             `json:"width,omitempty"`
+	MaxHeight   int             `json:"max_height,omitempty"`
+	Anchor      string          `json:"anchor,omitempty"`
+	BorderColor string          `json:"border_color,omitempty"`
+	TimeoutMS   int64           `json:"timeout_ms,omitempty"`
+}
+
+// RPCExtUIRequestClosed says the request RequestID no longer waits for an
+// answer: it timed out or its extension stopped, and the extension got
+// the default answer. The client should close its dialog.
+type RPCExtUIRequestClosed struct {
+	RequestID string `json:"request_id"`
+	Extension string `json:"extension"`
+}
+
 // Type returns "response".
 func (RPCResponse) Type() string { return "response" }
 
@@ -171,6 +204,12 @@ func (RPCExtPanelClose) Type() string { return "ext_panel_close" }
 // Type returns "commands_changed".
 func (RPCCommandsChanged) Type() string { return "commands_changed" }
 
+// Type returns "ext_ui_request".
+func (RPCExtUIRequest) Type() string { return "ext_ui_request" }
+
+// Type returns "ext_ui_request_closed".
+func (RPCExtUIRequestClosed) Type() string { return "ext_ui_request_closed" }
+
 // Type returns "compact_done".
 func (RPCCompactDone) Type() string { return "compact_done" }
 
@@ -212,6 +251,10 @@ func NewRPCOutput(typ string) Frame {
 		return new(RPCCommandsChanged)
 	case "compact_done":
 		return new(RPCCompactDone)
+	case "ext_ui_request":
+		return new(RPCExtUIRequest)
+	case "ext_ui_request_closed":
+		return new(RPCExtUIRequestClosed)
 	}
 	return nil
 }
