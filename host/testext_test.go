@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -56,6 +57,8 @@ type extOptions struct {
 	barrier         string // dir: wait until barrierN files exist there before hello
 	barrierN        int
 	readGate        string // wait until this file exists before reading stdin
+	added           bool   // serve the additions beyond v2 (add_testext_test.go)
+	respond         string // JSON: event name -> event_intercept_response members
 }
 
 func parseExtOptions(args []string) (*extOptions, error) {
@@ -87,6 +90,8 @@ func parseExtOptions(args []string) (*extOptions, error) {
 	fs.StringVar(&o.barrier, "barrier", "", "")
 	fs.IntVar(&o.barrierN, "barrier-n", 0, "")
 	fs.StringVar(&o.readGate, "read-gate", "", "")
+	fs.BoolVar(&o.added, "added", false, "")
+	fs.StringVar(&o.respond, "respond", "", "")
 	return o, fs.Parse(args)
 }
 
@@ -124,7 +129,10 @@ func runTestExtension(args []string) int {
 		}
 	}
 	w := proto.NewWriter(os.Stdout)
+	var wmu sync.Mutex
 	send := func(f proto.Frame) {
+		wmu.Lock()
+		defer wmu.Unlock()
 		if err := w.Write(f); err != nil {
 			fmt.Fprintln(os.Stderr, "write:", err)
 			os.Exit(3)
@@ -188,6 +196,7 @@ func runTestExtension(args []string) int {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+	added := newAddedScript(o, send)
 	r := proto.NewReader(os.Stdin, 0)
 	for {
 		f, err := r.Read()
@@ -196,6 +205,9 @@ func runTestExtension(args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "read:", err)
+			continue
+		}
+		if o.added && added.handle(f) {
 			continue
 		}
 		switch f := f.(type) {
@@ -287,6 +299,8 @@ func runTestExtension(args []string) int {
 			}
 			send(proto.ShutdownAck{})
 			return 0
+		default:
+			send(proto.Notify{Message: "got " + f.Type()})
 		}
 	}
 }
