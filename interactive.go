@@ -121,6 +121,11 @@ func runUI(ctx context.Context, e *env, o options, cfg uiConfig) error {
 	u.loadThemes(false)
 	u.applyTheme()
 	a.start()
+	// Apply what extensions sent while they started (notes, visibility).
+	for _, fn := range u.inbox.take() {
+		fn(u)
+	}
+	u.refreshKeys()
 	u.showHeader()
 	u.replay()
 	if o.resumeSet && o.resume == "" {

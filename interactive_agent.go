@@ -53,17 +53,25 @@ func (u *ui) onEvent(ev agent.Event) {
 		u.chat.AppendThinking(ev.Delta)
 	case agent.ToolUseStart:
 		u.chat.StartTool(ev.ID, ev.Name)
+		u.toolLook(ev.ID, ev.Name, nil, false)
 	case agent.ToolUseArgs:
 		u.turn.streamed += len(ev.Delta)
 		u.chat.ToolArgs(ev.ID, ev.Delta)
 	case agent.ToolCall:
 		u.chat.SetToolArgs(ev.ID, ev.Name, string(ev.Args))
+		if u.toolArgs == nil {
+			u.toolArgs = map[string]json.RawMessage{}
+		}
+		u.toolArgs[ev.ID] = ev.Args
 	case agent.ToolExecutionStarted:
 		u.chat.ToolRunning(ev.ID, now)
 	case agent.ToolProgress:
 		u.chat.ToolProgress(ev.ID, ev.Text)
 	case agent.ToolResult:
-		u.chat.ToolDone(ev.ID, ev.Name, blocksText(ev.Content), ev.IsError, toolDiff(ev), now)
+		text := blocksText(ev.Content)
+		u.chat.ToolDone(ev.ID, ev.Name, text, ev.IsError, toolDiff(ev), now)
+		u.toolLook(ev.ID, ev.Name, &text, ev.IsError)
+		delete(u.toolArgs, ev.ID)
 	case agent.AssistantMessage:
 		text := blocksText(ev.Content)
 		if !ev.Blocked && text != "" {

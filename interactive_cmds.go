@@ -391,8 +391,36 @@ func (u *ui) refreshCommands() {
 		u.files = &tui.FileIndex{Root: u.app.cwd}
 	}
 	u.ed.Completer = tui.Completers{
+		argCompleter{u},
 		&tui.CommandCompleter{Commands: cmds},
 		&tui.FileCompleter{Index: u.files},
 		&tui.PathCompleter{Dir: u.app.cwd, Home: u.env.getenv("HOME")},
 	}
+}
+
+// argCompleter completes the arguments of extension commands registered
+// with completion, on Tab only (it asks the extension, which takes a
+// moment).
+type argCompleter struct{ u *ui }
+
+func (c argCompleter) Complete(text string, cursor int, explicit bool) *tui.Completion {
+	a := c.u.app
+	if !explicit || a == nil || a.host == nil || !strings.HasPrefix(text, "/") {
+		return nil
+	}
+	name, prefix, ok := strings.Cut(text[1:cursor], " ")
+	if !ok || strings.ContainsAny(name, "\n") {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(c.u.ctx, time.Second)
+	defer cancel()
+	items, err := a.host.CompleteCommand(ctx, name, prefix)
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	comp := &tui.Completion{Start: 1 + len(name) + 1, End: cursor}
+	for _, it := range items {
+		comp.Items = append(comp.Items, tui.CompletionItem{Value: it})
+	}
+	return comp
 }

@@ -15,10 +15,11 @@ import (
 type uiBridge struct {
 	nopUI
 	post func(func(*ui))
+	done <-chan struct{} // closed when the UI ends
 }
 
 // bridge returns the extUI that feeds this UI.
-func (u *ui) bridge() extUI { return uiBridge{post: u.inbox.post} }
+func (u *ui) bridge() extUI { return uiBridge{post: u.inbox.post, done: u.ctx.Done()} }
 
 func (b uiBridge) Notify(ext, level, message string) {
 	b.post(func(u *ui) {
@@ -47,7 +48,7 @@ func (b uiBridge) Alert(ext, kind, reason string) {
 
 func (b uiBridge) Status(ext, key, level, text string) {
 	b.post(func(u *ui) {
-		u.chat.SetStatus(tui.StatusItem{Source: ext, Key: key, Level: level, Text: text})
+		u.chat.SetStatus(tui.StatusItem{Source: ext, Key: key, Level: level, Text: text, Priority: u.statusPrio[ext+"\x00"+key]})
 		u.dirty = true
 	})
 }
@@ -113,7 +114,17 @@ func (b uiBridge) SubmitSlash(ext, text string) {
 }
 
 func (b uiBridge) ClearChrome(ext string) {
-	b.post(func(u *ui) { u.chat.ClearSource(ext); u.dirty = true })
+	b.post(func(u *ui) {
+		u.chat.ClearSource(ext)
+		u.chat.SetBanner(tui.Banner{Source: ext}, false)
+		u.chat.SetBanner(tui.Banner{Source: ext}, true)
+		if _, ok := u.visibility[ext]; ok {
+			delete(u.visibility, ext)
+			u.applyVisibility()
+		}
+		u.reacquireFrom(ext)
+		u.dirty = true
+	})
 }
 
 func (b uiBridge) Exited(ext string, err error, logPath string) {

@@ -103,6 +103,13 @@ func (u *ui) key(k tui.Key) {
 			return
 		}
 	}
+	used, remapped := u.extensionKey(k)
+	switch {
+	case used:
+		return
+	case remapped != nil:
+		k = *remapped
+	}
 	u.editorKey(k)
 }
 

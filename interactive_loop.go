@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/tui"
 )
 
@@ -108,6 +110,16 @@ type ui struct {
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex
 
+	// extension additions (interactive_ext2.go)
+	visibility  map[string]proto.UIVisibility
+	hideHint    bool
+	hideStartup bool
+	statusPrio  map[string]int
+	shortcuts   map[string]bool
+	editorKeys  map[string]bool
+	released    string // the extension the terminal is handed to
+	toolArgs    map[string]json.RawMessage
+
 	jobs sync.WaitGroup // every goroutine the UI starts
 }
 
@@ -165,6 +177,8 @@ func (u *ui) setPlaceholder() {
 	p := u.chat.Options().Profile
 	u.ed.PlaceholderStyle = func(s string) string { return muted.Render(p, s) }
 	switch {
+	case u.hideHint:
+		u.ed.Placeholder = ""
 	case u.busy:
 		u.ed.Placeholder = "enter queues a follow-up · alt+enter steers · esc interrupts"
 	default:
@@ -245,7 +259,7 @@ func (u *ui) loop() error {
 // interval has passed since the last frame; otherwise it arms the frame
 // timer. With nothing to draw it arms nothing, so an idle UI never wakes.
 func (u *ui) schedule(urgent bool) {
-	if !u.dirty || u.suspended {
+	if !u.dirty || u.suspended || u.released != "" {
 		return
 	}
 	since := u.realNow().Sub(u.lastFrame)
@@ -268,7 +282,7 @@ func (u *ui) realNow() time.Time { return time.Now() }
 
 // render draws a frame; force draws even when nothing changed.
 func (u *ui) render(force bool) {
-	if u.suspended || (!u.dirty && !force) {
+	if u.suspended || u.released != "" || (!u.dirty && !force) {
 		return
 	}
 	u.dirty = false

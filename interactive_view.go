@@ -45,15 +45,17 @@ func (u *ui) showHeader() {
 		rows = append(rows, [2]string{"extensions", strings.Join(exts, ", ")})
 	}
 	head := []tui.Span{{Text: "zut", Style: withBold(t.Style(tui.RoleAccent))}, {Text: " " + version, Style: t.Style(tui.RoleMuted)}}
-	u.chat.AddBlock(func(width int) []string {
-		lines := []string{tui.Truncate(tui.RenderSpans(head, p, false), width, "…")}
-		for _, r := range rows {
-			spans := []tui.Span{{Text: fmt.Sprintf("%-10s ", r[0]), Style: t.Style(tui.RoleMuted)}, {Text: r[1], Style: t.Style(tui.RoleText)}}
-			lines = append(lines, tui.Truncate(tui.RenderSpans(spans, p, false), width, "…"))
-		}
-		hint := []tui.Span{{Text: "/help for keys and commands · ctrl+c twice to exit", Style: t.Style(tui.RoleDim)}}
-		return append(lines, tui.Truncate(tui.RenderSpans(hint, p, false), width, "…"))
-	})
+	if !u.hideStartup {
+		u.chat.AddBlock(func(width int) []string {
+			lines := []string{tui.Truncate(tui.RenderSpans(head, p, false), width, "…")}
+			for _, r := range rows {
+				spans := []tui.Span{{Text: fmt.Sprintf("%-10s ", r[0]), Style: t.Style(tui.RoleMuted)}, {Text: r[1], Style: t.Style(tui.RoleText)}}
+				lines = append(lines, tui.Truncate(tui.RenderSpans(spans, p, false), width, "…"))
+			}
+			hint := []tui.Span{{Text: "/help for keys and commands · ctrl+c twice to exit", Style: t.Style(tui.RoleDim)}}
+			return append(lines, tui.Truncate(tui.RenderSpans(hint, p, false), width, "…"))
+		})
+	}
 	if a.modelErr != nil {
 		u.chat.AddNotice("warn", "", "no model: "+a.modelErr.Error())
 	}

@@ -285,7 +285,7 @@ func (c *Chat) StartTool(id, name string) {
 		t.view.Name = name
 		return
 	}
-	t := &toolItem{view: ToolView{Name: name, Status: ToolStreaming}}
+	t := &toolItem{id: id, view: ToolView{Name: name, Status: ToolStreaming}}
 	c.tools[id] = t
 	c.push(t)
 }
@@ -355,6 +355,60 @@ func (c *Chat) ToolDone(id, name, result string, isError bool, diff *ToolDiff, e
 	}
 	t.dirty()
 	delete(c.tools, id)
+}
+
+// ToolLook is how an extension's tool renderer changes a tool call's view
+// (see ToolView); empty fields change nothing.
+type ToolLook struct {
+	DisplayName  string
+	TitleColor   Color
+	Header       string
+	Body         string
+	BodyMarkdown bool
+}
+
+// SetToolLook applies an extension's rendering to the live tool call id.
+// It reports false when the call is no longer live (it is in scrollback).
+func (c *Chat) SetToolLook(id string, l ToolLook) bool {
+	var t *toolItem
+	if x, ok := c.tools[id]; ok {
+		t = x
+	} else {
+		for _, it := range c.items {
+			if x, ok := it.(*toolItem); ok && x.id == id {
+				t = x
+			}
+		}
+	}
+	if t == nil || t.done > 0 {
+		return false
+	}
+	v := &t.view
+	if l.DisplayName != "" {
+		v.DisplayName = l.DisplayName
+	}
+	if l.TitleColor.Kind != ColorDefault {
+		v.TitleColor = l.TitleColor
+	}
+	if l.Header != "" {
+		v.Header = l.Header
+	}
+	if l.Body != "" {
+		v.Body, v.BodyMarkdown = l.Body, l.BodyMarkdown
+	}
+	t.dirty()
+	return true
+}
+
+// HoldTool keeps the tool call id live even once it finished (hold
+// true), until HoldTool(id, false): an extension's renderer is asked how
+// to show it first.
+func (c *Chat) HoldTool(id string, hold bool) {
+	for _, it := range c.items {
+		if x, ok := it.(*toolItem); ok && x.id == id {
+			x.hold = hold
+		}
+	}
 }
 
 // EndTurn closes what a turn left open: streamed text is finished and

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,9 +18,25 @@ type Note struct {
 	Display bool // a display note: plain text, no level colour
 }
 
-// StatusItem is one persistent status item of an extension.
+// StatusItem is one persistent status item of an extension. Items are
+// shown by Priority, lower first, then in the order they came.
 type StatusItem struct {
 	Source, Key, Level, Text string
+	Priority                 int
+}
+
+// Banner is an extension's header (shown above the live region) or footer
+// (below the status bar). Border, when set, is a colour (as theme files
+// write them) for a frame around the text.
+type Banner struct {
+	Source, Text string
+	Markdown     bool
+	Border       string
+}
+
+// Hidden lists parts of the chrome extensions asked to hide.
+type Hidden struct {
+	StatusBar, Separator bool
 }
 
 // Widget is a persistent block of an extension shown above the input.
@@ -87,6 +104,9 @@ type chrome struct {
 	overlay  Overlay
 	footer   Footer
 	compact  bool // draw no rules around the editor
+	headers  []Banner
+	footers  []Banner
+	hidden   Hidden
 }
 
 // AddNote shows a note below the transcript.
@@ -108,6 +128,7 @@ func (c *Chat) Notes() []Note { return c.chrome.notes }
 
 // SetStatus sets, replaces or (with empty Text) removes a status item.
 func (c *Chat) SetStatus(s StatusItem) {
+	defer slices.SortStableFunc(c.chrome.status, func(a, b StatusItem) int { return a.Priority - b.Priority })
 	for i, x := range c.chrome.status {
 		if x.Source == s.Source && x.Key == s.Key {
 			if s.Text == "" {
@@ -121,6 +142,52 @@ func (c *Chat) SetStatus(s StatusItem) {
 	if s.Text != "" {
 		c.chrome.status = append(c.chrome.status, s)
 	}
+}
+
+// SetBanner sets or (with empty Text) removes the header (footer false) or
+// footer (footer true) of b.Source.
+func (c *Chat) SetBanner(b Banner, footer bool) {
+	list := &c.chrome.headers
+	if footer {
+		list = &c.chrome.footers
+	}
+	for i, x := range *list {
+		if x.Source == b.Source {
+			if b.Text == "" {
+				*list = append((*list)[:i], (*list)[i+1:]...)
+			} else {
+				(*list)[i] = b
+			}
+			return
+		}
+	}
+	if b.Text != "" {
+		*list = append(*list, b)
+	}
+}
+
+// SetHidden hides parts of the chrome.
+func (c *Chat) SetHidden(h Hidden) { c.chrome.hidden = h }
+
+// bannerLines renders banners.
+func (c *Chat) bannerLines(bs []Banner) []string {
+	var out []string
+	t := c.opts.Theme
+	for _, b := range bs {
+		width := c.width
+		if b.Border != "" {
+			width = max(c.width-4, 1)
+		}
+		body := messageLines(b.Text, b.Markdown, width, t, c.opts.Profile)
+		if b.Border == "" {
+			for _, l := range body {
+				out = append(out, clampLine(l, c.width))
+			}
+			continue
+		}
+		out = append(out, boxColored("", body, "", c.width, 1<<20, t, c.opts.Profile, b.Border)...)
+	}
+	return out
 }
 
 // SetWidget sets or replaces a widget.
@@ -355,7 +422,18 @@ func (c *Chat) footerLine() string {
 // dialogs, in at most maxRows lines (the body is cut from the bottom with
 // a count of the hidden lines).
 func box(title string, body []string, footer string, width, maxRows int, t *Theme, p Profile) []string {
+	return boxColored(title, body, footer, width, maxRows, t, p, "")
+}
+
+// boxColored is box with the frame in color (a theme colour value), or in
+// the theme's panel border colour when color is empty or unreadable.
+func boxColored(title string, body []string, footer string, width, maxRows int, t *Theme, p Profile, color string) []string {
 	border := t.Style(RolePanelBorder)
+	if color != "" {
+		if col, err := ParseColor(color); err == nil {
+			border.FG = col
+		}
+	}
 	inner := max(width-4, 1)
 	if width < 6 {
 		// Too narrow for a frame: the lines alone.

@@ -31,10 +31,10 @@ func (c *Chat) Frame(now time.Time) Frame {
 	if extra := len(live) - c.height; extra > 0 {
 		live = live[extra:]
 	}
-	rows := live
+	rows := append(c.bannerLines(c.chrome.headers), live...)
 	t := c.opts.Theme
 	p := c.opts.Profile
-	small := c.height < 10
+	small := c.height < 10 || c.chrome.hidden.Separator
 	maxBox := max(c.height-3, 3)
 	if c.chrome.side != nil {
 		rows = append(rows, c.sideLines(min(maxBox, 12))...)
@@ -86,9 +86,10 @@ func (c *Chat) Frame(now time.Time) Frame {
 	if len(c.chrome.status) > 0 {
 		rows = append(rows, c.statusLine())
 	}
-	if c.chrome.footer != (Footer{}) {
+	if c.chrome.footer != (Footer{}) && !c.chrome.hidden.StatusBar {
 		rows = append(rows, c.footerLine())
 	}
+	rows = append(rows, c.bannerLines(c.chrome.footers)...)
 	f.Live = rows
 	return f
 }

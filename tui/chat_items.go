@@ -182,6 +182,8 @@ func (m *streamItem) collapsedLines(c *Chat, now time.Time) []string {
 // toolItem is one tool call.
 type toolItem struct {
 	itemBase
+	id    string
+	hold  bool // finished, but waiting for an extension's rendering
 	view  ToolView
 	start time.Time
 	gen   int // bumped on every change, for the render cache
@@ -202,6 +204,10 @@ type toolKey struct {
 func (t *toolItem) dirty() { t.gen++ }
 
 func (t *toolItem) final() bool {
+	return !t.hold && t.finished()
+}
+
+func (t *toolItem) finished() bool {
 	return t.view.Status == ToolDone || t.view.Status == ToolFailed
 }
 
@@ -210,10 +216,10 @@ func (t *toolItem) collapsed(*Chat) bool { return t.hid }
 func (t *toolItem) render(c *Chat, now time.Time) ([]string, int) {
 	v := t.view
 	v.Expanded = c.expand
-	if !t.final() && !t.start.IsZero() && !now.IsZero() {
+	if !t.finished() && !t.start.IsZero() && !now.IsZero() {
 		v.Elapsed = now.Sub(t.start).Truncate(100 * time.Millisecond)
 	}
-	if !t.final() {
+	if !t.finished() {
 		v.Frame = spinnerTick(c.opts.Theme, t.start, now)
 	}
 	key := toolKey{t.gen, c.width, v.Frame, v.Elapsed, v.Expanded, c.opts.Theme, c.opts.Profile}

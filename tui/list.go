@@ -31,10 +31,14 @@ const (
 // what was typed. It implements Overlay. A List is not safe for
 // concurrent use.
 type List struct {
-	Title  string
-	Items  []ListItem
-	Hint   string // the footer; a default one is shown when empty
-	Filter bool
+	Title string
+	// Message is text shown above the items (markdown when Markdown is
+	// set), for dialogs that ask a question.
+	Message  string
+	Markdown bool
+	Items    []ListItem
+	Hint     string // the footer; a default one is shown when empty
+	Filter   bool
 
 	sel   int // index into view
 	top   int // first row of view shown
@@ -166,10 +170,20 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 	inner := max(width-4, 1)
 	var body []string
 	cursorRow, cursorCol := -1, 0
+	if l.Message != "" {
+		msg := messageLines(l.Message, l.Markdown, inner, t, p)
+		if limit := max(maxRows-6, 1); len(msg) > limit {
+			msg = append(msg[:limit-1:limit-1], RenderSpans([]Span{{Text: "…", Style: t.Style(RoleMuted)}}, p, false))
+		}
+		body = append(body, msg...)
+		if len(l.Items) > 0 {
+			body = append(body, "")
+		}
+	}
 	if l.Filter {
 		q := []Span{{Text: "filter: ", Style: t.Style(RoleMuted)}, {Text: cleanText(l.query), Style: t.Style(RoleText)}}
 		body = append(body, RenderSpans(truncateSpans(q, inner), p, false))
-		cursorRow, cursorCol = 1, min(2+spansWidth(q), width-3)
+		cursorRow, cursorCol = 1+len(body)-1, min(2+spansWidth(q), width-3)
 	}
 	footer := l.Hint
 	if footer == "" {
@@ -221,4 +235,19 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		cursorCol = min(cursorCol, width-1)
 	}
 	return lines, cursorRow, cursorCol
+}
+
+// messageLines renders a dialog's message in width cells: markdown, or
+// plain text wrapped.
+func messageLines(text string, markdown bool, width int, t *Theme, p Profile) []string {
+	if markdown {
+		return RenderMarkdown(text, MarkdownOptions{Width: width, Theme: t, Profile: p})
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(cleanText(text), "\n"), "\n") {
+		for _, w := range wrapSpans([]Span{{Text: tabsToSpaces(l), Style: t.Style(RoleText)}}, width) {
+			out = append(out, RenderSpans(w, p, false))
+		}
+	}
+	return out
 }

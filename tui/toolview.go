@@ -45,6 +45,16 @@ type ToolView struct {
 	Frame int
 	// Elapsed is how long the call ran; shown when not zero.
 	Elapsed time.Duration
+
+	// An extension's tool renderer may change the view: DisplayName
+	// replaces Name, TitleColor colours it, Header replaces the name and
+	// key argument, and Body replaces the result (as markdown with
+	// BodyMarkdown).
+	DisplayName  string
+	TitleColor   Color
+	Header       string
+	Body         string
+	BodyMarkdown bool
 }
 
 // expandHint is the key the app binds to expanding tool output.
@@ -58,10 +68,36 @@ func (v ToolView) Render(width int, t *Theme, p Profile) []string {
 	if t == nil {
 		t = DarkTheme()
 	}
+	if v.Body != "" && v.Status != ToolStreaming {
+		return v.customBody(width, t, p)
+	}
 	lines := v.spans(width, t)
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = clampLine(RenderSpans(l, p, false), width)
+	}
+	return out
+}
+
+// customBody renders the header and an extension's body.
+func (v ToolView) customBody(width int, t *Theme, p Profile) []string {
+	out := []string{clampLine(RenderSpans(v.header(partialObject(v.Args), width, t), p, false), width)}
+	var body []string
+	if v.BodyMarkdown {
+		body = RenderMarkdown(v.Body, MarkdownOptions{Width: max(width-2, 1), Theme: t, Profile: p, Role: RoleToolOutput})
+	} else {
+		body = messageLines(v.Body, false, max(width-2, 1), t, p)
+	}
+	limit := v.PreviewLines
+	if limit <= 0 {
+		limit = 5
+	}
+	if !v.Expanded && len(body) > limit {
+		more := RenderSpans([]Span{{Text: fmt.Sprintf("… +%d lines %s", len(body)-(limit-1), expandHint), Style: t.Style(RoleMuted)}}, p, false)
+		body = append(body[:limit-1:limit-1], more)
+	}
+	for _, l := range body {
+		out = append(out, clampLine("  "+l, width))
 	}
 	return out
 }
@@ -95,13 +131,25 @@ func (v ToolView) header(fields []jsonField, width int, t *Theme) []Span {
 		mark.Text = "•"
 	}
 	name := cleanText(v.Name)
+	if v.DisplayName != "" {
+		name = cleanText(v.DisplayName)
+	}
 	if name == "" {
 		name = "tool"
 	}
-	spans := []Span{mark, {Text: " "}, {Text: name, Style: t.Style(RoleToolTitle)}}
+	titleStyle := t.Style(RoleToolTitle)
+	if v.TitleColor.Kind != ColorDefault {
+		titleStyle.FG = v.TitleColor
+	}
+	spans := []Span{mark, {Text: " "}, {Text: name, Style: titleStyle}}
 	var tail []Span
 	if v.Elapsed > 0 {
 		tail = []Span{{Text: "  " + formatElapsed(v.Elapsed), Style: t.Style(RoleMuted)}}
+	}
+	if v.Header != "" {
+		h := strings.ReplaceAll(strings.TrimSpace(cleanText(v.Header)), "\n", " ")
+		spans = []Span{mark, {Text: " "}, {Text: h, Style: titleStyle}}
+		return truncateSpans(append(spans, tail...), width)
 	}
 	if arg := v.keyArg(fields); arg != "" {
 		avail := width - spansWidth(spans) - spansWidth(tail) - 1
