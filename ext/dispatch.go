@@ -53,6 +53,11 @@ func (c *conn) dispatch(f proto.Frame) (done bool, err error) {
 	case *proto.EventIntercept:
 		c.afterEvents(func() { c.reply(c.e.intercept(f)) })
 	case *proto.Event:
+		if f.Name == proto.EventCustom {
+			ce := CustomEvent{Name: f.CustomName, Data: f.Data, From: f.From}
+			c.enqueue(func() { c.e.runCustom(ce) })
+			break
+		}
 		ev := eventFrom(f)
 		c.enqueue(func() { c.e.runEvent(ev) })
 	case *proto.PanelKey:
@@ -64,7 +69,9 @@ func (c *conn) dispatch(f proto.Frame) (done bool, err error) {
 	case *proto.HelloAck:
 		c.e.Logf("ignored a second hello_ack")
 	default:
-		c.e.Logf("ignored a %s frame; hosts do not send it", f.Type())
+		if !c.dispatchAdded(f) {
+			c.e.Logf("ignored a %s frame; hosts do not send it", f.Type())
+		}
 	}
 	return false, nil
 }
@@ -121,7 +128,7 @@ func (c *conn) toolCall(f *proto.ToolCall) {
 	c.cmu.Unlock()
 	c.afterEvents(func() {
 		defer cancel()
-		res := c.e.runTool(ctx, f.Name, f.Args)
+		res := c.e.runTool(ctx, f.ID, f.Name, f.Args)
 		c.cmu.Lock()
 		live := c.calls[f.ID] != nil
 		delete(c.calls, f.ID)
@@ -176,8 +183,9 @@ func (e *Extension) guard(what string, fn func()) (panicked bool) {
 	return false
 }
 
-// runTool runs the tool name; a missing tool or a panic is an error result.
-func (e *Extension) runTool(ctx context.Context, name string, args json.RawMessage) ToolResult {
+// runTool runs the tool name for the call id; a missing tool or a panic is
+// an error result.
+func (e *Extension) runTool(ctx context.Context, id, name string, args json.RawMessage) ToolResult {
 	t := e.lookupTool(name)
 	if t == nil {
 		return TextErrorResult(fmt.Sprintf("extension %q has no tool %q", e.name, name))
@@ -187,9 +195,12 @@ func (e *Extension) runTool(ctx context.Context, name string, args json.RawMessa
 	}
 	var res ToolResult
 	if e.guard(fmt.Sprintf("tool %q", name), func() {
-		if t.ctxFn != nil {
+		switch {
+		case t.specFn != nil:
+			res = t.specFn(ctx, ToolContext{CallID: id, e: e}, args)
+		case t.ctxFn != nil:
 			res = t.ctxFn(ctx, args)
-		} else {
+		default:
 			res = t.fn(args)
 		}
 	}) {
@@ -275,6 +286,8 @@ func (e *Extension) intercept(f *proto.EventIntercept) proto.EventInterceptRespo
 				text, r.ReplaceText = d.ReplaceText, d.ReplaceText
 			}
 		}
+	default:
+		e.interceptAdded(f, &r)
 	}
 	return r
 }

@@ -21,6 +21,22 @@ const (
 	EventTurnEnd                   = proto.EventTurnEnd
 )
 
+// Lifecycle events added beyond v2 (capability events2, declared by On).
+// The Event fields each sets are named in its comment.
+const (
+	EventSessionShutdown    = proto.EventSessionShutdown    // zut is shutting down: clean up
+	EventAgentStart         = proto.EventAgentStart         // Prompt
+	EventAgentEnd           = proto.EventAgentEnd           // Response, Stop (completed, cancelled, error), Error
+	EventToolExecutionStart = proto.EventToolExecutionStart // ToolID, ToolName
+	EventToolExecutionEnd   = proto.EventToolExecutionEnd   // ToolID, ToolName, IsError
+	EventToolResult         = proto.EventToolResult         // ToolID, ToolName, ToolArgs, Content, IsError
+	EventInput              = proto.EventInput              // Text, Source
+	EventMessageStart       = proto.EventMessageStart       // no fields
+	EventMessageUpdate      = proto.EventMessageUpdate      // Chunk
+	EventMessageEnd         = proto.EventMessageEnd         // Content
+	EventModelChange        = proto.EventModelChange        // Model, PreviousModel, Source
+)
+
 // Session identifies the active session branch.
 type Session struct {
 	ID        string
@@ -80,8 +96,18 @@ type Event struct {
 	ToolArgs    json.RawMessage
 	ToolPreview string
 	Text        string
-	Stop        string // end_turn, tool_use, max_tokens, aborted or error
+	Stop        string // end_turn, tool_use, max_tokens, aborted or error; agent_end: completed, cancelled or error
 	Error       string
+
+	// Fields of the events added beyond v2.
+	Prompt        string
+	Response      string
+	IsError       bool
+	Content       string
+	Source        string // input: interactive, cli, rpc, extension, queue; model_change: user, extension
+	Chunk         string
+	Model         string // "provider/id"
+	PreviousModel string
 }
 
 func eventFrom(f *proto.Event) Event {
@@ -89,6 +115,8 @@ func eventFrom(f *proto.Event) Event {
 		Name: f.Name, Session: sessionFrom(f.Session), State: f.State, Step: f.Step,
 		ToolID: f.ToolID, ToolName: f.ToolName, ToolArgs: f.ToolArgs,
 		ToolPreview: f.ToolPreview, Text: f.Text, Stop: f.Stop, Error: f.Error,
+		Prompt: f.Prompt, Response: f.Response, IsError: f.IsError, Content: f.Content,
+		Source: f.Source, Chunk: f.Chunk, Model: f.Model, PreviousModel: f.PreviousModel,
 	}
 }
 

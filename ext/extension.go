@@ -38,6 +38,8 @@ type Extension struct {
 	ended      bool          // a connection has ended and no other serves
 	early      []proto.Frame // one-way frames asked for before ready
 
+	add addState // the additions beyond v2 (added.go)
+
 	logMu sync.Mutex
 	logW  io.Writer // nil means os.Stderr
 }
@@ -48,9 +50,10 @@ type command struct {
 }
 
 type tool struct {
-	name  string
-	fn    func(args json.RawMessage) ToolResult
-	ctxFn func(ctx context.Context, args json.RawMessage) ToolResult
+	name   string
+	fn     func(args json.RawMessage) ToolResult
+	ctxFn  func(ctx context.Context, args json.RawMessage) ToolResult
+	specFn func(ctx context.Context, tc ToolContext, args json.RawMessage) ToolResult
 }
 
 // maxEarly bounds the one-way frames kept while no connection is ready.
@@ -155,6 +158,9 @@ func (e *Extension) OnHello(fn func(HostInfo)) {
 func (e *Extension) On(event string, fn func(Event)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if proto.EventCapability(event, false) == CapEvents2 {
+		e.declareLocked(CapEvents2)
+	}
 	e.events[event] = append(e.events[event], fn)
 	e.subscribeLocked(event, false)
 }
@@ -300,6 +306,11 @@ func (e *Extension) subscriptionLocked() (proto.Subscribe, bool) {
 	}
 	if len(e.messageICs) > 0 {
 		s.Intercept = append(s.Intercept, EventAssistantMessage)
+	}
+	for _, ev := range proto.Intercepts2 {
+		if len(e.add.intercepts[ev]) > 0 {
+			s.Intercept = append(s.Intercept, ev)
+		}
 	}
 	return s, len(s.Events)+len(s.Intercept) > 0
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/zut-go/zut/proto"
 )
 
-// Capabilities the SDK advertises in hello: everything it implements,
-// including tool_cancel, so that the host tells it of abandoned calls.
+// Capabilities the SDK advertises in hello for protocol v2: everything it
+// implements, including tool_cancel, so that the host tells it of
+// abandoned calls. The additions follow, when used (added.go).
 var capabilities = []string{
 	proto.CapCommands, proto.CapTools, proto.CapAlerts, proto.CapPanels, proto.CapToolCancel,
 }
@@ -82,7 +83,7 @@ func (e *Extension) attach(ctx context.Context, w io.Writer) (*conn, error) {
 	e.c, e.ended = c, false
 	c.workers.Add(1)
 	go c.serial()
-	if err := c.write(proto.Hello{ProtocolVersion: proto.ProtocolVersion, Name: e.name, Version: e.version, Capabilities: capabilities}); err != nil {
+	if err := c.write(proto.Hello{ProtocolVersion: proto.ProtocolVersion, Name: e.name, Version: e.version, Capabilities: e.helloCapabilitiesLocked()}); err != nil {
 		e.c = nil
 		c.end()
 		return nil, fmt.Errorf("run extension %q: %w", e.name, err)
@@ -120,6 +121,8 @@ type conn struct {
 
 	cmu   sync.Mutex
 	calls map[string]context.CancelFunc // tool calls in flight, by id
+
+	hc hostCalls // host requests in flight (added.go)
 
 	workers sync.WaitGroup // the serial goroutine and the request goroutines
 
@@ -229,6 +232,7 @@ func (c *conn) goRequest(fn func()) {
 // shutdownGrace for the handlers to return.
 func (c *conn) end() {
 	c.cancel()
+	c.failHostCalls()
 	close(c.quit)
 	done := make(chan struct{})
 	go func() {
