@@ -33,7 +33,11 @@ const waitLimit = 15 * time.Second
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == testExtExe {
-		sdkExtension(os.Args[1]).Run()
+		if strings.HasPrefix(os.Args[1], "plus") {
+			plusExtension(os.Args[1]).Run() // host_added_test.go
+		} else {
+			sdkExtension(os.Args[1]).Run()
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
