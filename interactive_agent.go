@@ -30,6 +30,10 @@ func (u *ui) onEvent(ev agent.Event) {
 		if u.takeSteer(text) {
 			return
 		}
+		if shown, ok := u.shown[strings.TrimSpace(text)]; ok {
+			delete(u.shown, strings.TrimSpace(text))
+			text = shown
+		}
 		u.chat.AddUser(text)
 	case agent.AssistantStart:
 		u.chat.BeginMessage()
@@ -153,8 +157,19 @@ func (u *ui) startPrompt(text string) {
 		return
 	}
 	if len(u.shellCtx) > 0 {
+		// The transcript shows the prompt as typed; the model also gets
+		// the shell output, and the session is named after the prompt.
+		typed := text
+		if u.app.sess.Title() == "" {
+			u.app.sess.SetTitle(titleFrom(typed))
+		}
+		n := len(u.shellCtx)
 		text = strings.Join(u.shellCtx, "\n\n") + "\n\n" + text
 		u.shellCtx = nil
+		if u.shown == nil {
+			u.shown = map[string]string{}
+		}
+		u.shown[strings.TrimSpace(text)] = fmt.Sprintf("%s\n(with the output of %d shell command%s)", typed, n, plural(n))
 	}
 	u.chat.ClearNotes("", true)
 	u.busy = true
@@ -403,6 +418,7 @@ func (u *ui) askBTW(question string) {
 				}
 			})
 		})
+		stopped := ctx.Err() != nil
 		u.inbox.post(func(u *ui) {
 			if u.btw != st {
 				return
@@ -410,7 +426,7 @@ func (u *ui) askBTW(question string) {
 			st.done = true
 			st.side.Done = true
 			switch {
-			case err != nil && ctx.Err() != nil:
+			case err != nil && stopped:
 				st.side.Err = "cancelled"
 			case err != nil:
 				st.side.Err = err.Error()
@@ -480,4 +496,11 @@ func (u *ui) replayMessage(m provider.Message) {
 			}
 		}
 	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -246,13 +246,14 @@ func (u *ui) compact(instructions string) {
 	u.goJob(func() {
 		defer cancel()
 		summary, err := u.app.compact(ctx, instructions)
+		stopped := ctx.Err() != nil
 		u.inbox.post(func(u *ui) {
 			u.job = nil
 			u.dirty = true
 			switch {
 			case errors.Is(err, agent.ErrNothingToCompact):
 				u.chat.AddNotice("info", "", err.Error())
-			case err != nil && ctx.Err() != nil:
+			case err != nil && stopped:
 				u.chat.AddNotice("warn", "", "compaction cancelled")
 			case err != nil:
 				u.chat.AddNotice("error", "", "compact: "+err.Error())

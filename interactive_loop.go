@@ -105,7 +105,8 @@ type ui struct {
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
-	shellCtx  []string // !cmd outputs to send with the next prompt
+	shellCtx  []string          // !cmd outputs to send with the next prompt
+	shown     map[string]string // prompts shown otherwise than sent
 	lastCtrlC time.Time
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex

@@ -46,6 +46,7 @@ func (u *ui) shell(cmdline string) {
 	u.goJob(func() {
 		defer cancel()
 		out, code, err := runShell(ctx, sh, cmdline, dir)
+		stopped := ctx.Err() != nil
 		u.inbox.post(func(u *ui) {
 			u.job = nil
 			u.dirty = true
@@ -57,7 +58,7 @@ func (u *ui) shell(cmdline string) {
 				text = strings.TrimSpace(out + fmt.Sprintf("\n(exit status %d)", code))
 			}
 			u.chat.ToolDone(id, "bash", text, failed, nil, u.now())
-			if ctx.Err() != nil {
+			if stopped {
 				u.startQueued()
 				return
 			}

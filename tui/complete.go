@@ -136,8 +136,9 @@ func (e *Editor) accept() {
 }
 
 // Render draws the menu in at most rows lines of width cells, keeping
-// the selected item visible; selected, when not nil, styles its line.
-// Labels are followed by their details, cut to the width.
+// the selected item visible; selected, when not nil, styles its line,
+// which also starts with "›" so that it shows without colours. Labels are
+// followed by their details, cut to the width.
 func (m *Menu) Render(width, rows int, selected func(string) string) []string {
 	if m == nil || rows <= 0 {
 		return nil
@@ -150,7 +151,7 @@ func (m *Menu) Render(width, rows int, selected func(string) string) []string {
 	for _, it := range m.Items {
 		labelWidth = max(labelWidth, StringWidth(Sanitize(it.label())))
 	}
-	labelWidth = min(labelWidth, width/2)
+	labelWidth = min(labelWidth, max(width-2, 1)/2)
 	var out []string
 	for i := first; i < len(m.Items) && len(out) < rows; i++ {
 		it := m.Items[i]
@@ -158,7 +159,11 @@ func (m *Menu) Render(width, rows int, selected func(string) string) []string {
 		if it.Detail != "" {
 			line += "  " + Sanitize(it.Detail)
 		}
-		line = PadRight(Truncate(line, width, "…"), width)
+		mark := "  "
+		if i == m.Selected {
+			mark = "› "
+		}
+		line = PadRight(Truncate(mark+line, width, "…"), width)
 		if i == m.Selected && selected != nil {
 			line = selected(line)
 		}

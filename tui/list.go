@@ -216,7 +216,11 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		if it.Muted {
 			labelStyle = t.Style(RoleMuted)
 		}
-		spans := []Span{{Text: lead}, {Text: mark + " ", Style: t.Style(RoleAccent)}, {Text: cleanText(it.Label), Style: labelStyle}}
+		cursor := "  "
+		if i == l.sel {
+			cursor = "› "
+		}
+		spans := []Span{{Text: cursor + lead}, {Text: mark + " ", Style: t.Style(RoleAccent)}, {Text: cleanText(it.Label), Style: labelStyle}}
 		if it.Detail != "" {
 			spans = append(spans, Span{Text: "  " + strings.ReplaceAll(cleanText(it.Detail), "\n", " "), Style: t.Style(RoleMuted)})
 		}
