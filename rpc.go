@@ -45,10 +45,11 @@ type rpcServer struct {
 	stderr *lockedWriter
 	jobs   *rpcJobs
 	ui     *rpcUI
-	tasks  sync.WaitGroup // running tasks
-	app    *app           // set before serving starts, then only read
-	live   atomic.Bool    // serving: the app is up and a.start has run
-	closed atomic.Bool    // stdin ended: no more commands
+	tasks  sync.WaitGroup                 // running tasks
+	app    *app                           // set before serving starts, then only read
+	calls  chan func(ctx context.Context) // work for the dispatcher from other goroutines
+	live   atomic.Bool                    // serving: the app is up and a.start has run
+	closed atomic.Bool                    // stdin ended: no more commands
 }
 
 // lockedWriter serialises writes to stderr from several goroutines.
@@ -81,6 +82,7 @@ func serveRPC(ctx context.Context, e *env, o options, lim rpcLimits) error {
 	s.out = newRPCOutbox(e.stdout, lim)
 	s.jobs = newRPCJobs(lim.MaxQueued)
 	s.ui = newRPCUI(s)
+	s.calls = make(chan func(context.Context), 16)
 
 	if f, ok := e.stdout.(*os.File); ok && f == os.Stdout {
 		// A client that closes its end makes writes fail with EPIPE
@@ -151,10 +153,28 @@ func (s *rpcServer) serve(ctx context.Context, in *rpcInput) error {
 	}
 }
 
+// call hands fn to the dispatcher, which runs it between two commands. It
+// reports false when the dispatcher cannot take it (not serving, or too
+// much waiting).
+func (s *rpcServer) call(fn func(ctx context.Context)) bool {
+	if !s.live.Load() || s.closed.Load() {
+		return false
+	}
+	select {
+	case s.calls <- fn:
+		return true
+	default:
+		return false
+	}
+}
+
 // next returns the next command line; nil with a nil error means a line
 // that was answered already (too long).
 func (s *rpcServer) next(ctx context.Context, in *rpcInput) ([]byte, error) {
 	select {
+	case fn := <-s.calls:
+		fn(ctx)
+		return nil, nil
 	case r, ok := <-in.lines:
 		if !ok {
 			return nil, errStdinEnded

@@ -36,7 +36,8 @@ import (
 //	raw TEXT            write TEXT as a line, as is, and wait for the next response
 //	wait TYPE [ID]      wait for the next line of that type (a response: with that id)
 //	capture VAR ID PATH set $VAR to a member of the response to command ID
-//	                    (PATH: data.entries.0.id)
+//	                    (PATH: data.entries.0.id); ID @TYPE takes the line
+//	                    of that type the last wait returned
 //	need PROGRAM        skip the test when PROGRAM is not on PATH
 //	sort                compare the transcript sorted (for events whose order
 //	                    against a response is not fixed)
@@ -356,9 +357,10 @@ func (r *rpcRun) wait(typ string, id json.RawMessage) {
 			continue
 		}
 		r.claimed[i] = true
+		var v any
+		json.Unmarshal([]byte(l), &v)
+		r.seen["@"+typ] = v
 		if typ == "response" && h.ID != nil {
-			var v any
-			json.Unmarshal([]byte(l), &v)
 			key := string(h.ID)
 			var sid string
 			if json.Unmarshal(h.ID, &sid) == nil {
@@ -561,6 +563,8 @@ var (
 	rpcEntryRe   = regexp.MustCompile(`"(id|parent_id|leaf_id|branch_id|entry_id|session_id)":"([0-9a-f]{8})"`)
 	rpcQuotedRe  = regexp.MustCompile(`\\?"([0-9a-f]{8})\\?"`)
 	rpcReqIDRe   = regexp.MustCompile(`"request_id":"([0-9]+)"`)
+	rpcEscNumRe  = regexp.MustCompile(`\\"([0-9]+)\\"`)
+	rpcTimeoutRe = regexp.MustCompile(`"timeout_ms":[0-9]+`)
 	rpcVersionRe = regexp.MustCompile(`"version":"` + regexp.QuoteMeta(version) + `[^"]*"`)
 	rpcClockRe   = regexp.MustCompile(`\d\d:\d\d:\d\d`)
 	rpcSessionRe = regexp.MustCompile(`\$WORK/zuthome/sessions/[^"]*\.jsonl`)
@@ -600,6 +604,15 @@ func (r *rpcRun) normalise(lines []string) []string {
 		l = rpcReqIDRe.ReplaceAllStringFunc(l, func(m string) string {
 			return `"request_id":"` + name("req", rpcReqIDRe.FindStringSubmatch(m)[1]) + `"`
 		})
+		// Request ids quoted inside error messages.
+		l = rpcEscNumRe.ReplaceAllStringFunc(l, func(m string) string {
+			if n, ok := ids[rpcEscNumRe.FindStringSubmatch(m)[1]]; ok {
+				return `\"` + n + `\"`
+			}
+			return m
+		})
+		// The host sends the time left, which depends on scheduling.
+		l = rpcTimeoutRe.ReplaceAllString(l, `"timeout_ms":<ms>`)
 		l = rpcVersionRe.ReplaceAllString(l, `"version":"$$VERSION"`)
 		l = strings.ReplaceAll(l, r.work, "$WORK")
 		l = rpcSessionRe.ReplaceAllStringFunc(l, func(m string) string {

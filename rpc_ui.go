@@ -12,6 +12,7 @@ type rpcUI struct {
 	nopUI
 	s       *rpcServer
 	dialogs rpcDialogs
+	prio    rpcPriorities
 }
 
 func newRPCUI(s *rpcServer) *rpcUI {
@@ -41,7 +42,7 @@ func (u *rpcUI) Status(ext, key, level, text string) {
 	if level == "" {
 		level = proto.LevelInfo
 	}
-	u.s.event(proto.RPCExtStatus{Extension: ext, Key: key, Level: level, Text: text})
+	u.s.event(proto.RPCExtStatus{Extension: ext, Key: key, Level: level, Text: text, Priority: u.prio.get(ext, key)})
 }
 
 func (u *rpcUI) Widget(ext string, w proto.Widget) {

@@ -53,6 +53,9 @@ type RPCExtStatus struct {
 	Key       string `json:"key"`
 	Level     string `json:"level"`
 	Text      string `json:"text"`
+	// Priority orders status items, lower further left (an addition;
+	// absent means 0).
+	Priority int `json:"priority,omitempty"`
 }
 
 // RPCExtWidget sets or replaces widget ID of Extension. Position is
@@ -159,6 +162,52 @@ type RPCExtUIRequestClosed struct {
 	Extension string `json:"extension"`
 }
 
+// RPCExtPrint is a note an extension adds to the transcript: shown, never
+// sent to the model, not saved. Style is plain, info, error or block;
+// Markdown says how to render Text; Renderer names the extension's message
+// renderer, which only the terminal UI uses.
+type RPCExtPrint struct {
+	Extension   string `json:"extension"`
+	Text        string `json:"text"`
+	Style       string `json:"style"`
+	Markdown    bool   `json:"markdown,omitempty"`
+	BorderColor string `json:"border_color,omitempty"`
+	Subtitle    string `json:"subtitle,omitempty"`
+	Renderer    string `json:"renderer,omitempty"`
+}
+
+// RPCExtHeader sets the extension's header (ext_header) or footer
+// (ext_footer); an empty Text clears it.
+type RPCExtHeader struct {
+	Extension   string `json:"extension"`
+	Text        string `json:"text"`
+	Markdown    bool   `json:"markdown,omitempty"`
+	BorderColor string `json:"border_color,omitempty"`
+}
+
+// RPCExtFooter is RPCExtHeader for the footer.
+type RPCExtFooter RPCExtHeader
+
+// RPCExtUIVisibility says which parts of its UI the extension asks the
+// client to hide; it replaces the extension's previous request.
+type RPCExtUIVisibility struct {
+	Extension string `json:"extension"`
+	UIVisibility
+}
+
+// RPCExtEditorText asks the client to replace the text of its input box
+// with Text (editor.set_text).
+type RPCExtEditorText struct {
+	Extension string `json:"extension"`
+	Text      string `json:"text"`
+}
+
+// RPCExtExitRequested says an extension asked zut to quit (app.exit).
+// The client decides: closing zut's stdin ends it gracefully.
+type RPCExtExitRequested struct {
+	Extension string `json:"extension"`
+}
+
 // Type returns "response".
 func (RPCResponse) Type() string { return "response" }
 
@@ -210,6 +259,24 @@ func (RPCExtUIRequest) Type() string { return "ext_ui_request" }
 // Type returns "ext_ui_request_closed".
 func (RPCExtUIRequestClosed) Type() string { return "ext_ui_request_closed" }
 
+// Type returns "ext_print".
+func (RPCExtPrint) Type() string { return "ext_print" }
+
+// Type returns "ext_header".
+func (RPCExtHeader) Type() string { return "ext_header" }
+
+// Type returns "ext_footer".
+func (RPCExtFooter) Type() string { return "ext_footer" }
+
+// Type returns "ext_ui_visibility".
+func (RPCExtUIVisibility) Type() string { return "ext_ui_visibility" }
+
+// Type returns "ext_editor_text".
+func (RPCExtEditorText) Type() string { return "ext_editor_text" }
+
+// Type returns "ext_exit_requested".
+func (RPCExtExitRequested) Type() string { return "ext_exit_requested" }
+
 // Type returns "compact_done".
 func (RPCCompactDone) Type() string { return "compact_done" }
 
@@ -255,6 +322,18 @@ func NewRPCOutput(typ string) Frame {
 		return new(RPCExtUIRequest)
 	case "ext_ui_request_closed":
 		return new(RPCExtUIRequestClosed)
+	case "ext_print":
+		return new(RPCExtPrint)
+	case "ext_header":
+		return new(RPCExtHeader)
+	case "ext_footer":
+		return new(RPCExtFooter)
+	case "ext_ui_visibility":
+		return new(RPCExtUIVisibility)
+	case "ext_editor_text":
+		return new(RPCExtEditorText)
+	case "ext_exit_requested":
+		return new(RPCExtExitRequested)
 	}
 	return nil
 }

@@ -66,11 +66,14 @@ var rpcOutputCases = map[string][]Frame{
 		&RPCResponse{Command: "teleport", Error: "unknown command"},
 		&RPCResponse{ID: json.RawMessage(`3`), Command: "clear", Success: true},
 	},
-	"ext_notify":       {&RPCExtNotify{Extension: "todo", Level: "warn", Message: "todos.json is not writable"}},
-	"ext_display":      {&RPCExtDisplay{Extension: "hello", Text: "project: /src/app"}},
-	"ext_clear_notes":  {&RPCExtClearNotes{Extension: "guard"}},
-	"ext_alert":        {&RPCExtAlert{Extension: "ask", Kind: "bell", Reason: "question_ready"}, &RPCExtAlert{Extension: "ask", Kind: "bell"}},
-	"ext_status":       {&RPCExtStatus{Extension: "phases", Key: "phase", Level: "info", Text: "phase 2/4: parse files"}},
+	"ext_notify":      {&RPCExtNotify{Extension: "todo", Level: "warn", Message: "todos.json is not writable"}},
+	"ext_display":     {&RPCExtDisplay{Extension: "hello", Text: "project: /src/app"}},
+	"ext_clear_notes": {&RPCExtClearNotes{Extension: "guard"}},
+	"ext_alert":       {&RPCExtAlert{Extension: "ask", Kind: "bell", Reason: "question_ready"}, &RPCExtAlert{Extension: "ask", Kind: "bell"}},
+	"ext_status": {
+		&RPCExtStatus{Extension: "phases", Key: "phase", Level: "info", Text: "phase 2/4: parse files"},
+		&RPCExtStatus{Extension: "plan", Key: "mode", Level: "warn", Text: "plan mode", Priority: -1},
+	},
 	"ext_widget":       {&RPCExtWidget{Extension: "phases", ID: "phases", Position: "above_input", Title: "Phases", Lines: []string{"✓ plan", "▶ parse"}}},
 	"ext_widget_clear": {&RPCExtWidgetClear{Extension: "phases", ID: "phases"}},
 	"ext_chrome_clear": {&RPCExtChromeClear{Extension: "todo"}},
@@ -92,12 +95,22 @@ var rpcOutputCases = map[string][]Frame{
 		&RPCExtUIRequest{RequestID: "44", Extension: "ask", Kind: UIOverlay, Title: "Build failed", Text: "**3** tests failed", Markdown: true, Actions: []string{"retry", "skip"}},
 	},
 	"ext_ui_request_closed": {&RPCExtUIRequestClosed{RequestID: "42", Extension: "ask"}},
+	"ext_print": {
+		&RPCExtPrint{Extension: "plan", Text: "## Plan\n1. parse", Style: "block", Markdown: true, BorderColor: "#5f87ff", Subtitle: "plan mode"},
+		&RPCExtPrint{Extension: "plan", Text: "saved", Style: "info"},
+	},
+	"ext_header":         {&RPCExtHeader{Extension: "plan", Text: "PLAN MODE", BorderColor: "yellow"}, &RPCExtHeader{Extension: "plan"}},
+	"ext_footer":         {&RPCExtFooter{Extension: "plan", Text: "*read-only*", Markdown: true}},
+	"ext_ui_visibility":  {&RPCExtUIVisibility{Extension: "zen", UIVisibility: UIVisibility{HideStatusBar: true, HideInputHint: true}}},
+	"ext_editor_text":    {&RPCExtEditorText{Extension: "snippets", Text: "Refactor @main.go"}},
+	"ext_exit_requested": {&RPCExtExitRequested{Extension: "plan"}},
 }
 
 var rpcOutputTypes = []string{
 	"response", "ext_notify", "ext_display", "ext_clear_notes", "ext_alert", "ext_status", "ext_widget",
 	"ext_widget_clear", "ext_chrome_clear", "ext_exited", "ext_insert", "ext_panel_open", "ext_panel_render",
 	"ext_panel_close", "commands_changed", "compact_done", "ext_ui_request", "ext_ui_request_closed",
+	"ext_print", "ext_header", "ext_footer", "ext_ui_visibility", "ext_editor_text", "ext_exit_requested",
 }
 
 // TestRPCCatalogs checks that every type of both catalogs has golden

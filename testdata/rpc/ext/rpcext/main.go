@@ -4,15 +4,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/zut-go/zut/ext"
 )
 
 func main() {
 	e := ext.New("rpcext", "1.0.0")
+	e.Use(ext.CapHostRequests, ext.CapUI2)
 	e.Command("chrome", "send notify, status, widget and alert frames", func(args string) ext.Response {
 		e.Notify(ext.LevelWarn, "disk almost full")
 		e.SetStatus("sync", ext.LevelSuccess, "synced 3 files")
@@ -55,6 +59,53 @@ func main() {
 	e.OnPanelClose(func(id string) {
 		e.Notify(ext.LevelInfo, "panel "+id+" closed by the client")
 	})
+	// Additions beyond v2: dialogs, which RPC mode forwards as
+	// ext_ui_request events, and transcript notes, headers, footers,
+	// hidden chrome and status priorities.
+	e.Command("ask", "ask the four kinds of dialog, then show the answers", func(args string) ext.Response {
+		ctx := context.Background()
+		sel, err := e.Select(ctx, ext.SelectRequest{Title: "Colour", Message: "Pick a colour", Options: []string{"red", "green", "blue"}, Default: "red"})
+		if err != nil {
+			return ext.ErrorResponse("select: " + err.Error())
+		}
+		yes, err := e.Confirm(ctx, ext.ConfirmRequest{Message: "Paint the shed?", Default: true})
+		if err != nil {
+			return ext.ErrorResponse("confirm: " + err.Error())
+		}
+		name, err := e.Input(ctx, ext.InputRequest{Message: "Name the shed", Placeholder: "shed", Default: "Shed"})
+		if err != nil {
+			return ext.ErrorResponse("input: " + err.Error())
+		}
+		ov, err := e.Overlay(ctx, ext.OverlayRequest{Title: "Plan", Text: "**paint** the shed", Markdown: true, Actions: []string{"go", "stop"}})
+		if err != nil {
+			return ext.ErrorResponse("overlay: " + err.Error())
+		}
+		return ext.Display(fmt.Sprintf("select=%s/%d/%v confirm=%v/%v input=%q/%v overlay=%s/%d/%v",
+			sel.Value, sel.Index, sel.Cancelled, yes.Value, yes.Cancelled, name.Value, name.Cancelled, ov.Action, ov.Index, ov.Cancelled))
+	})
+	e.Command("quick", "ask a question that times out at once", func(args string) ext.Response {
+		r, err := e.Confirm(context.Background(), ext.ConfirmRequest{Message: "Quick?", Default: true, Timeout: 50 * time.Millisecond})
+		if err != nil {
+			return ext.ErrorResponse("confirm: " + err.Error())
+		}
+		return ext.Display(fmt.Sprintf("confirm=%v/%v", r.Value, r.Cancelled))
+	})
+	e.Command("decorate", "print a note, set a header, a footer, a prioritised status and hide chrome", func(args string) ext.Response {
+		e.Print("info", "a plain note")
+		e.PrintBlock(ext.Block{Text: "## Plan\n1. paint", Markdown: true, BorderColor: "#5f87ff", Subtitle: "plan"})
+		e.SetHeader(ext.Bar{Text: "PLAN MODE", BorderColor: "yellow"})
+		e.SetFooter(ext.Bar{Text: "*read-only*", Markdown: true})
+		e.SetUIVisibility(ext.UIVisibility{HideStatusBar: true})
+		e.SetStatusItem("mode", ext.LevelWarn, "plan", -1)
+		e.ClearHeader()
+		return ext.Noop()
+	})
+	e.AddTool(ext.ToolSpec{Name: "steps", Description: "Run two steps.", Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(ctx context.Context, tc ext.ToolContext, args json.RawMessage) ext.ToolResult {
+			tc.Progress("step 1/2")
+			tc.Progress("step 2/2")
+			return ext.TextResult("both steps done")
+		}})
 	e.Tool("shout", "Upper-case a text.", json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 		func(args json.RawMessage) ext.ToolResult {
 			var in struct{ Text string }
