@@ -299,4 +299,3 @@ func (x *tmux) waitFor(what string, cond func(string) bool) {
 func (x *tmux) kill() {
 	exec.Command("tmux", "-L", x.sock, "kill-server").Run()
 }
-
