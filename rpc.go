@@ -48,6 +48,7 @@ type rpcServer struct {
 	tasks  sync.WaitGroup                 // running tasks
 	app    *app                           // set before serving starts, then only read
 	calls  chan func(ctx context.Context) // work for the dispatcher from other goroutines
+	hold   rpcHold                        // the running job's last event
 	live   atomic.Bool                    // serving: the app is up and a.start has run
 	closed atomic.Bool                    // stdin ended: no more commands
 }
@@ -329,7 +330,11 @@ func (s *rpcServer) agentEvent(ev agent.Event) {
 		s.logf("encode %s event: %v", ev.EventType(), err)
 		return
 	}
-	s.out.send(append(line, '\n'))
+	line = append(line, '\n')
+	if s.hold.take(ev, line) {
+		return
+	}
+	s.out.send(line)
 }
 
 // sizeText is n bytes for people: "16 MiB", "256 bytes".

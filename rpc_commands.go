@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/proto"
@@ -83,7 +85,11 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 	case *proto.RPCReloadExtensions:
 		s.cmdReload(ctx, c)
 	case *proto.RPCExtUIResponse:
-		s.answer(c, nil, s.ui.answer(c))
+		deliver, err := s.ui.answer(c)
+		s.answer(c, nil, err)
+		if deliver != nil {
+			deliver()
+		}
 	default:
 		s.fail(cmd, errors.New("unknown command"))
 	}
@@ -139,14 +145,18 @@ func (s *rpcServer) queueCompact(cmd proto.RPCCommand, instructions string, star
 
 // runJob runs one job on the jobs worker. The agent reports a prompt's
 // outcome in events and always ends it with done; a compaction ends with
-// compact_done, which carries the error when it failed.
+// compact_done, which carries the error when it failed. That last event
+// is held back until the job counts as finished, so that a client may
+// send any command as soon as it sees it.
 func (s *rpcServer) runJob(ctx context.Context, job *rpcJob) {
+	s.hold.start(job.kind)
+	var last proto.Frame
 	switch job.kind {
 	case "prompt":
 		err := s.app.prompt(ctx, job.input)
 		if errors.Is(err, agent.ErrBusy) {
 			s.agentEvent(agent.Error{Message: err.Error()})
-			s.agentEvent(agent.Done{})
+			last = rpcAgentFrame{agent.Done{}}
 		}
 	case "compact":
 		if _, err := s.app.compact(ctx, job.instructions); err != nil {
@@ -154,10 +164,70 @@ func (s *rpcServer) runJob(ctx context.Context, job *rpcJob) {
 			if ctx.Err() != nil {
 				msg = "compact aborted"
 			}
-			s.event(proto.RPCCompactDone{Error: msg})
+			last = proto.RPCCompactDone{Error: msg}
 		}
 	}
+	held := s.hold.stop()
+	s.jobs.finish()
+	if held != nil {
+		s.out.send(held)
+	}
+	if last != nil {
+		s.out.frame(last)
+	}
 }
+
+// rpcHold holds back the event that ends the running job (done for a
+// prompt, compact_done for a compaction) until the job is finished. Safe
+// for concurrent use.
+type rpcHold struct {
+	mu   sync.Mutex
+	kind string // the running job's kind, "" when none
+	line []byte // the held event
+}
+
+func (h *rpcHold) start(kind string) {
+	h.mu.Lock()
+	h.kind, h.line = kind, nil
+	h.mu.Unlock()
+}
+
+// take keeps line when ev ends the running job and reports whether it did.
+func (h *rpcHold) take(ev agent.Event, line []byte) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch ev.(type) {
+	case agent.Done:
+		if h.kind != "prompt" {
+			return false
+		}
+	case agent.CompactDone:
+		if h.kind != "compact" {
+			return false // an automatic compaction within a prompt
+		}
+	default:
+		return false
+	}
+	h.line = line
+	return true
+}
+
+// stop ends holding and returns the held line, if any.
+func (h *rpcHold) stop() []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	line := h.line
+	h.kind, h.line = "", nil
+	return line
+}
+
+// rpcAgentFrame encodes an agent event as a frame, for events zut itself
+// sends in the agent's vocabulary.
+type rpcAgentFrame struct{ ev agent.Event }
+
+func (f rpcAgentFrame) Type() string { return f.ev.EventType() }
+
+func (f rpcAgentFrame) MarshalJSON() ([]byte, error) { return json.Marshal(f.ev) }
 
 // imageTypes are the image types the providers accept.
 var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
@@ -329,8 +399,9 @@ func (s *rpcServer) cmdPanelKey(c *proto.RPCPanelKey) {
 		s.fail(c, errors.New(`key "rune" needs the typed character in text`))
 		return
 	}
-	s.app.host.PanelKey(c.PanelID, c.Key, c.Text)
+	// The reply goes out before the extension can redraw.
 	s.ok(c, nil)
+	s.app.host.PanelKey(c.PanelID, c.Key, c.Text)
 }
 
 func (s *rpcServer) cmdPanelClose(c *proto.RPCPanelClose) {
@@ -338,8 +409,8 @@ func (s *rpcServer) cmdPanelClose(c *proto.RPCPanelClose) {
 		s.fail(c, err)
 		return
 	}
-	s.app.host.PanelClosed(c.PanelID)
 	s.ok(c, nil)
+	s.app.host.PanelClosed(c.PanelID)
 }
 
 func (s *rpcServer) cmdReload(ctx context.Context, c *proto.RPCReloadExtensions) {

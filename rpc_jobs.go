@@ -126,6 +126,14 @@ func (j *rpcJobs) cancelRunning() bool {
 	return j.running != nil
 }
 
+// finish marks the running job as finished, before exec returns, so that
+// commands see zut idle as soon as the job's last event is out.
+func (j *rpcJobs) finish() {
+	j.mu.Lock()
+	j.running, j.cancel = nil, nil
+	j.mu.Unlock()
+}
+
 // close lets run finish the queued jobs and return.
 func (j *rpcJobs) close() {
 	j.mu.Lock()
@@ -157,9 +165,6 @@ func (j *rpcJobs) run(ctx context.Context, exec func(ctx context.Context, job *r
 		job.started()
 		exec(jctx, job)
 		cancel()
-
-		j.mu.Lock()
-		j.running, j.cancel = nil, nil
-		j.mu.Unlock()
+		j.finish()
 	}
 }

@@ -75,29 +75,31 @@ func (u *rpcUI) closeAll() {
 	}
 }
 
-// answer delivers the client's answer to a pending dialog. A wrong answer
-// leaves the dialog pending so that the client can answer again.
-func (u *rpcUI) answer(c *proto.RPCExtUIResponse) error {
+// answer takes the client's answer to a pending dialog and returns the
+// function that delivers it to the extension; the caller replies to the
+// command first, so that the reply comes before anything the extension
+// does next. A wrong answer leaves the dialog pending so that the client
+// can answer again.
+func (u *rpcUI) answer(c *proto.RPCExtUIResponse) (deliver func(), err error) {
 	d := &u.dialogs
 	d.mu.Lock()
 	p, ok := d.pending[c.RequestID]
 	d.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("no pending ext_ui_request %q: it was answered already, timed out, or never sent", c.RequestID)
+		return nil, fmt.Errorf("no pending ext_ui_request %q: it was answered already, timed out, or never sent", c.RequestID)
 	}
 	resp, err := dialogAnswer(p.req, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d.mu.Lock()
 	_, still := d.pending[c.RequestID]
 	delete(d.pending, c.RequestID)
 	d.mu.Unlock()
 	if !still {
-		return fmt.Errorf("ext_ui_request %q timed out before the answer arrived; the extension got the default", c.RequestID)
+		return nil, fmt.Errorf("ext_ui_request %q timed out before the answer arrived; the extension got the default", c.RequestID)
 	}
-	p.answer(resp)
-	return nil
+	return func() { p.answer(resp) }, nil
 }
 
 // dialogAnswer checks the client's answer against the dialog's kind and

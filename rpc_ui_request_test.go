@@ -75,17 +75,22 @@ func TestRPCDialogs(t *testing.T) {
 	u.UIRequest("ask", proto.UIRequest{ID: "7", Kind: proto.UIConfirm, Message: "Deploy?", Default: json.RawMessage("false")}, answer("7"))
 	u.UIRequest("ask", proto.UIRequest{ID: "8", Kind: proto.UIInput, Message: "Name?"}, answer("8"))
 	u.UIRequest("ask", proto.UIRequest{ID: "9", Kind: proto.UISelect, Options: []string{"a"}}, answer("9"))
-	if err := u.answer(&proto.RPCExtUIResponse{RequestID: "7", Value: json.RawMessage("true")}); err != nil {
+	deliver, err := u.answer(&proto.RPCExtUIResponse{RequestID: "7", Value: json.RawMessage("true")})
+	if err != nil {
 		t.Fatalf("answer(7) = %v", err)
 	}
-	if err := u.answer(&proto.RPCExtUIResponse{RequestID: "7", Value: json.RawMessage("true")}); err == nil {
+	if len(answers["7"]) != 0 {
+		t.Errorf("answer(7) delivered before its deliver function ran")
+	}
+	deliver()
+	if _, err := u.answer(&proto.RPCExtUIResponse{RequestID: "7", Value: json.RawMessage("true")}); err == nil {
 		t.Errorf("a second answer(7) = nil, want an error")
 	}
-	if err := u.answer(&proto.RPCExtUIResponse{RequestID: "8", Value: json.RawMessage("1")}); err == nil {
+	if _, err := u.answer(&proto.RPCExtUIResponse{RequestID: "8", Value: json.RawMessage("1")}); err == nil {
 		t.Errorf("answer(8) with a number = nil, want an error")
 	}
 	u.UIRequestDone("ask", "9")
-	if err := u.answer(&proto.RPCExtUIResponse{RequestID: "9", Index: intp(0)}); err == nil {
+	if _, err := u.answer(&proto.RPCExtUIResponse{RequestID: "9", Index: intp(0)}); err == nil {
 		t.Errorf("answer(9) after it timed out = nil, want an error")
 	}
 	u.closeAll()
