@@ -45,7 +45,7 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 	case *proto.RPCGetMessages:
 		s.ok(c, map[string]any{"messages": agent.Messages(s.app.agent.Store().Messages())})
 	case *proto.RPCClear:
-		s.answer(c, nil, s.jobs.idle(s.app.newSession))
+		s.answer(c, nil, s.switchSession(ctx, "clear", s.app.newSession))
 	case *proto.RPCSetModel:
 		s.cmdSetModel(ctx, c)
 	case *proto.RPCSetReasoning:
@@ -67,12 +67,12 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 	case *proto.RPCFollowUp:
 		s.cmdFollowUp(c)
 	case *proto.RPCNewSession:
-		err := s.jobs.idle(s.app.newSession)
+		err := s.switchSession(ctx, "new", s.app.newSession)
 		s.answer(c, s.sessionData(), err)
 	case *proto.RPCFork:
-		s.cmdFork(c)
+		s.cmdFork(ctx, c)
 	case *proto.RPCSwitchSession:
-		s.cmdSwitchSession(c)
+		s.cmdSwitchSession(ctx, c)
 	case *proto.RPCSwitchBranch:
 		s.cmdSwitchBranch(c)
 	case *proto.RPCGetTree:
@@ -234,7 +234,7 @@ var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/g
 
 // promptInput checks a prompt's text and images.
 func promptInput(text string, images []proto.RPCImage) (agent.Input, error) {
-	in := agent.Input{Text: text}
+	in := agent.Input{Text: text, Source: "rpc"}
 	for i, im := range images {
 		if !imageTypes[im.MIMEType] {
 			return in, fmt.Errorf("image %d: mime_type %q is not image/png, image/jpeg, image/gif or image/webp", i+1, im.MIMEType)
@@ -329,7 +329,7 @@ func (s *rpcServer) cmdFollowUp(c *proto.RPCFollowUp) {
 		return
 	}
 	queued := s.jobs.busy()
-	err := s.jobs.add(&rpcJob{kind: "prompt", input: agent.Input{Text: c.Message}, started: func() {},
+	err := s.jobs.add(&rpcJob{kind: "prompt", input: agent.Input{Text: c.Message, Source: "rpc"}, started: func() {},
 		dropped: func(string) {}})
 	if err != nil {
 		s.fail(c, err)
@@ -338,21 +338,43 @@ func (s *rpcServer) cmdFollowUp(c *proto.RPCFollowUp) {
 	s.ok(c, map[string]bool{"queued": queued})
 }
 
-func (s *rpcServer) cmdFork(c *proto.RPCFork) {
+// switchSession runs op (a new, cleared or resumed session) while idle,
+// once the extensions' before_session_switch allowed it for reason.
+func (s *rpcServer) switchSession(ctx context.Context, reason string, op func() error) error {
+	return s.jobs.idle(func() error {
+		if err := s.app.allowSessionSwitch(ctx, reason); err != nil {
+			return err
+		}
+		return op()
+	})
+}
+
+// fork forks at entry id while idle, once the extensions' before_fork
+// allowed it.
+func (s *rpcServer) fork(ctx context.Context, id string) error {
+	return s.jobs.idle(func() error {
+		if err := s.app.allowFork(ctx, id); err != nil {
+			return err
+		}
+		return s.app.fork(id)
+	})
+}
+
+func (s *rpcServer) cmdFork(ctx context.Context, c *proto.RPCFork) {
 	if c.EntryID == "" {
 		s.fail(c, errors.New("entry_id is empty: get_tree lists the entries to fork from"))
 		return
 	}
-	err := s.jobs.idle(func() error { return s.app.fork(c.EntryID) })
+	err := s.fork(ctx, c.EntryID)
 	s.answer(c, s.branchData(), err)
 }
 
-func (s *rpcServer) cmdSwitchSession(c *proto.RPCSwitchSession) {
+func (s *rpcServer) cmdSwitchSession(ctx context.Context, c *proto.RPCSwitchSession) {
 	if c.SessionID == "" {
 		s.fail(c, errors.New("session_id is empty: get_sessions lists the saved sessions"))
 		return
 	}
-	err := s.jobs.idle(func() error { return s.app.resumeSession(c.SessionID) })
+	err := s.switchSession(ctx, "resume", func() error { return s.app.resumeSession(c.SessionID) })
 	s.answer(c, s.sessionData(), err)
 }
 

@@ -112,13 +112,13 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 		r, err := a.setReasoning(args)
 		s.result(c, map[string]string{"reasoning": reasoningText(r)}, err)
 	case "clear", "new":
-		err := s.jobs.idle(a.newSession)
+		err := s.switchSession(ctx, name, a.newSession)
 		s.result(c, s.sessionData(), err)
 	case "compact":
 		s.queueCompact(c, args, func() { s.ok(c, proto.RPCCommandResult{Action: "compact", Started: true}) })
 	case "fork":
 		if need("the id of the entry to fork from (get_tree lists them)") {
-			err := s.jobs.idle(func() error { return a.fork(args) })
+			err := s.fork(ctx, args)
 			s.result(c, s.branchData(), err)
 		}
 	case "tree":
@@ -128,7 +128,7 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 		s.result(c, data, err)
 	case "resume":
 		if need("a session id (get_sessions lists them)") {
-			err := s.jobs.idle(func() error { return a.resumeSession(args) })
+			err := s.switchSession(ctx, "resume", func() error { return a.resumeSession(args) })
 			s.result(c, s.sessionData(), err)
 		}
 	case "reload-ext":
@@ -188,7 +188,7 @@ func (s *rpcServer) runSkill(c *proto.RPCRunCommand, name, text string) {
 	if text != "" {
 		body += "\n\n" + text
 	}
-	s.queuePrompt(c, agent.Input{Text: body}, func() {
+	s.queuePrompt(c, agent.Input{Text: body, Source: "rpc"}, func() {
 		s.ok(c, proto.RPCCommandResult{Action: proto.ActionPrompt, Started: true})
 	})
 }
@@ -230,7 +230,7 @@ func (s *rpcServer) runExtension(ctx context.Context, c *proto.RPCRunCommand, na
 			return
 		}
 		res.Started = true
-		s.queuePrompt(c, agent.Input{Text: r.Prompt}, func() { s.ok(c, res) })
+		s.queuePrompt(c, agent.Input{Text: r.Prompt, Source: "extension"}, func() { s.ok(c, res) })
 		return
 	case proto.ActionDisplay:
 		s.event(proto.RPCExtDisplay{Extension: r.Extension, Text: r.Display})
