@@ -288,6 +288,11 @@ func (u *ui) render(force bool) {
 	}
 	u.dirty = false
 	u.lastFrame = u.realNow()
+	if u.frameArmed {
+		// This frame is the one the timer waited for.
+		u.frameTimer.Stop()
+		u.frameArmed = false
+	}
 	u.updateActivity()
 	u.updateFooter()
 	f := u.chat.Frame(u.now())

@@ -26,14 +26,23 @@ var testClock = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 // lockedVT is a virtual terminal shared by the UI goroutine (writing) and
 // the test (reading).
 type lockedVT struct {
-	mu sync.Mutex
-	t  *vt.Terminal
+	mu      sync.Mutex
+	t       *vt.Terminal
+	written int64
 }
 
 func (l *lockedVT) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.written += int64(len(p))
 	return l.t.Write(p)
+}
+
+// bytes returns how much zut wrote so far.
+func (l *lockedVT) bytes() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.written
 }
 
 // uiHarness runs the real UI loop (runUI) on pipes and a virtual

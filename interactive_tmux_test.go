@@ -158,10 +158,15 @@ func buildTools(t *testing.T, dir string) map[string]string {
 		"hello":     filepath.Join(dir, "ext", "hello"),
 	}
 	builds := [][2]string{
-		{out["zut"], "."},
 		{out["fakemodel"], "./provider/providertest/cmd/fakemodel"},
 		{filepath.Join(out["todo"], "todo"), "./examples/extensions/todo"},
 		{filepath.Join(out["hello"], "hello"), "./examples/extensions/hello"},
+	}
+	if zutBinary != "" {
+		// TestMain built it already.
+		out["zut"] = zutBinary
+	} else {
+		builds = append(builds, [2]string{out["zut"], "."})
 	}
 	for _, b := range builds {
 		cmd := exec.Command("go", "build", "-o", b[0], b[1])
@@ -298,4 +303,110 @@ func (x *tmux) waitFor(what string, cond func(string) bool) {
 
 func (x *tmux) kill() {
 	exec.Command("tmux", "-L", x.sock, "kill-server").Run()
+}
+
+// idleExtension is a protocol v2 extension in plain sh: hello, one
+// command, ready, and a reply to shutdown. Its name is its argument.
+const idleExtension = `#!/bin/sh
+name=$1
+echo '{"type":"hello","protocol_version":2,"name":"'"$name"'","version":"1.0.0","capabilities":["commands"]}'
+while IFS= read -r line; do
+	case $line in
+	*'"type":"hello_ack"'*)
+		echo '{"type":"register_command","name":"'"$name"'","description":"an idle extension"}'
+		echo '{"type":"ready"}' ;;
+	*'"type":"shutdown"'*)
+		echo '{"type":"shutdown_ack"}'
+		exit 0 ;;
+	esac
+done
+`
+
+// TestTmuxIdleRSS measures an idle interactive session with ten
+// extensions: its resident memory (the budget is 30 MiB) and how often it
+// wakes up while idle.
+func TestTmuxIdleRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end tmux test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end terminal test needs it (apt install tmux)")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc here: cannot read the resident memory")
+	}
+	dir := t.TempDir()
+	bin := buildTools(t, dir)
+	url := startFakeModel(t, bin["fakemodel"], filepath.Join(dir, "script.json"))
+	home := filepath.Join(dir, "home")
+	zutHome := filepath.Join(home, ".zut")
+	var names []string
+	for i := 0; i < 10; i++ {
+		name := fmt.Sprintf("idle%d", i)
+		names = append(names, name)
+		d := filepath.Join(zutHome, "extensions", name)
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "ext.sh"), []byte(idleExtension), 0o755)
+		manifest := fmt.Sprintf(`{"name": %q, "version": "1.0.0", "exec": "./ext.sh", "args": [%q], "language": "sh"}`, name, name)
+		os.WriteFile(filepath.Join(d, "extension.json"), []byte(manifest), 0o644)
+	}
+	proj := filepath.Join(home, "proj")
+	os.MkdirAll(proj, 0o755)
+	tm := &tmux{t: t, sock: fmt.Sprintf("zut-rss-%d", os.Getpid())}
+	t.Cleanup(tm.kill)
+	cmd := fmt.Sprintf("cd %q && env HOME=%q ZUT_HOME=%q ANTHROPIC_API_KEY=test-key %q --provider anthropic --model claude-sonnet-4-5 --base-url %q; echo ZUT-EXIT=$?; sleep 600",
+		proj, home, zutHome, bin["zut"], url)
+	tm.run("-f", "/dev/null", "new-session", "-d", "-s", "zut", "-x", "100", "-y", "30", cmd)
+	tm.wait("the prompt", "ask anything")
+	tm.wait("the ten extensions", strings.Join(names, ", "))
+	pid := processID(t, bin["zut"])
+	time.Sleep(time.Second) // settle
+	before := contextSwitches(t, pid)
+	time.Sleep(2 * time.Second)
+	wakeups := contextSwitches(t, pid) - before
+	rss := statusKB(t, pid, "VmRSS")
+	t.Logf("idle session with 10 extensions: RSS %.1f MiB; %d context switches in 2 s idle", float64(rss)/1024, wakeups)
+	if rss > 30*1024 {
+		t.Errorf("RSS of an idle session with 10 extensions is %.1f MiB, want under 30 MiB", float64(rss)/1024)
+	}
+	tm.keys("C-d")
+	tm.wait("zut to exit", "ZUT-EXIT=0")
+	if left := processesUnder(t, dir); len(left) > 0 {
+		t.Errorf("processes left after zut exited:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// statusKB reads a kB field of /proc/pid/status.
+func statusKB(t *testing.T, pid int, field string) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+// contextSwitches sums the context switches of every thread of pid.
+func contextSwitches(t *testing.T, pid int) int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	n := 0
+	for _, f := range tasks {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
+				k, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += k
+			}
+		}
+	}
+	return n
 }

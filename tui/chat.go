@@ -195,6 +195,7 @@ func (c *Chat) AddMarkdown(text string, role Role) {
 	m := c.newMD(role, false)
 	m.md.WriteString(text)
 	m.md.Finish()
+	m.finish()
 	c.push(m)
 }
 
@@ -247,6 +248,7 @@ func (c *Chat) EndMessage(text string) {
 		m := c.newMD(RoleAssistantText, false)
 		m.md.WriteString(text)
 		m.md.Finish()
+		m.finish()
 		at := c.msgStart
 		if at < 0 || at > len(c.items) {
 			at = len(c.items)
