@@ -56,3 +56,47 @@ func FuzzRunIO(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAddedRunIO is FuzzRunIO for the additions: arbitrary host input,
+// after a hello_ack offering every addition, to the extension that uses
+// them all. Requests from handlers that no answer reaches end with the
+// connection.
+func FuzzAddedRunIO(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"command_invoked","id":"1","name":"select","args":"x"}` + "\n" + `{"type":"host_response","id":"h1","result":{"value":"a","index":0}}`,
+		`{"type":"command_invoked","id":"1","name":"complete","args":"x"}` + "\n" + `{"type":"host_stream","id":"h1","text":"a"}` + "\n" + `{"type":"host_response","id":"h1","error":"no"}`,
+		`{"type":"host_response","id":"h1","result":7}`,
+		`{"type":"shortcut","key":"ctrl+alt+p"}`,
+		`{"type":"command_complete","id":"2","name":"deploy","prefix":"s"}`,
+		`{"type":"editor_key","id":"3","key":"ctrl+s","text":"t"}`,
+		`{"type":"render_tool","id":"4","tool_name":"bash","args":{"command":1},"result":"x","width":-1}`,
+		`{"type":"render_message","id":"5","name":"success","content":"c","width":0}`,
+		`{"type":"event_intercept","id":"6","event":"context_prepare","messages":[{"index":"x"}]}`,
+		`{"type":"event_intercept","id":"7","event":"input","text":"/todo","source":"cli"}`,
+		`{"type":"event","event":"custom","name":"ping","data":{"n":1},"from":"o"}`,
+		`{"type":"tool_call","id":"8","name":"slow_task","args":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, input []byte) {
+		e := newAddedDemo()
+		e.SetLogOutput(io.Discard)
+		ack, _ := proto.AppendFrame(nil, addedAck)
+		in := io.MultiReader(bytes.NewReader(ack), bytes.NewReader(input), strings.NewReader("\n"))
+		var out syncBuffer
+		err := e.RunIO(context.Background(), in, &out)
+		if err != nil && !strings.Contains(err.Error(), "protocol_version") {
+			t.Fatalf("RunIO(%q) = %v", input, err)
+		}
+		r := proto.NewReader(strings.NewReader(out.String()), 0)
+		for {
+			fr, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || fr == nil {
+				t.Fatalf("RunIO(%q) wrote a line that is not a frame: %v", input, err)
+			}
+		}
+	})
+}
