@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,13 @@ func plusExtension(name string) *ext.Extension {
 	})
 	e.Command("emit", "emit a custom event", func(args string) ext.Response {
 		if err := e.EmitCustom(ctx, "ping", args); err != nil {
+			return ext.ErrorResponse(err.Error())
+		}
+		return ext.Noop()
+	})
+	e.Command("none", "nothing", func(string) ext.Response { return ext.Noop() })
+	e.Command("one", "one host request", func(string) ext.Response {
+		if _, err := e.Model(ctx); err != nil {
 			return ext.ErrorResponse(err.Error())
 		}
 		return ext.Noop()
@@ -171,4 +179,34 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 	}
 	h.Emit(proto.Event{Name: proto.EventAgentEnd, Response: "Done.", Stop: proto.AgentCompleted})
 	rec.wait(t, "notify plus-b info agent_end completed Done.")
+}
+
+// BenchmarkHostRequest measures a command that makes one host request
+// (model.get) against one that makes none, through the real host and a
+// real SDK process; the difference is the cost of a host request round
+// trip.
+func BenchmarkHostRequest(b *testing.B) {
+	dir := linkExtension(b, b.TempDir(), "plus-bench")
+	cb := host.Callbacks{HostRequest: func(ctx context.Context, r *host.Request) {
+		r.Respond(proto.ModelInfo{Model: "fake/m1"}, nil)
+	}}
+	h, err := host.Start(context.Background(), host.Config{Home: b.TempDir(), CWD: b.TempDir(), ExtDirs: []string{dir}, Callbacks: cb})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	for _, cmd := range []string{"none", "one"} {
+		b.Run(cmd, func(b *testing.B) {
+			var durations []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if r, err := h.InvokeCommand(context.Background(), cmd, ""); err != nil || r.Error != "" {
+					b.Fatal(err, r.Error)
+				}
+				durations = append(durations, time.Since(start))
+			}
+			slices.Sort(durations)
+			b.ReportMetric(float64(durations[len(durations)/2].Nanoseconds())/1e3, "µs-median")
+		})
+	}
 }
