@@ -181,3 +181,30 @@ func waitGoroutines(t *testing.T, before int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestRPCNoLeaks runs a session with an extension, a prompt with a tool
+// call and an unanswered dialog to the end of stdin, and checks that
+// every goroutine zut started has returned.
+func TestRPCNoLeaks(t *testing.T) {
+	builds := newRPCBuilds(t)
+	if _, err := builds.copy("rpcext", t.TempDir()); err != nil { // build before counting
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	r := newRPCRun(t, builds, []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "t1", Name: "shout", Args: `{"text":"hi"}`}}},
+		{Text: "HI."},
+	})
+	r.script(parseRPCArchive([]byte(`args -e $EXT/rpcext
+send {"type":"prompt","id":1,"message":"shout hi"}
+wait done
+post {"type":"run_command","id":2,"name":"ask"}
+wait ext_ui_request
+close
+`)))
+	if got := r.exitStatus(); got != 0 {
+		t.Fatalf("exit status %d, want 0; stderr:\n%s", got, r.stderr)
+	}
+	r.model.Close()
+	waitGoroutines(t, before)
+}
