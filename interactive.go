@@ -57,16 +57,19 @@ func runUI(ctx context.Context, e *env, o options, cfg uiConfig) error {
 	}
 
 	term := tui.NewTerminal(cfg.in, cfg.out)
-	if err := term.Start(); err != nil {
-		return err
-	}
-	defer term.Close()
-
 	profile := tui.DetectProfile(e.getenv, term.IsTerminal())
 	if cfg.profile != nil {
 		profile = *cfg.profile
 	}
+	// A dumb terminal cannot move the cursor, and output that is not a
+	// terminal cannot be redrawn: zut then writes the transcript as lines
+	// and reads whole lines.
 	plain := profile == tui.ProfileNone && (e.getenv("TERM") == "dumb" || !term.IsTerminal()) && cfg.profile == nil
+	term.Cooked = plain
+	if err := term.Start(); err != nil {
+		return err
+	}
+	defer term.Close()
 	var caps tui.Caps
 	var early []tui.Event
 	if cfg.probe > 0 && term.IsTerminal() && !plain {

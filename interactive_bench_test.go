@@ -12,10 +12,10 @@ import (
 	"github.com/zut-go/zut/tui"
 )
 
-// countWriter counts what the screen writes.
-type countWriter struct{ n int64 }
+// byteCounter counts what the screen writes.
+type byteCounter struct{ n int64 }
 
-func (w *countWriter) Write(p []byte) (int, error) {
+func (w *byteCounter) Write(p []byte) (int, error) {
 	w.n += int64(len(p))
 	return len(p), nil
 }
@@ -23,7 +23,7 @@ func (w *countWriter) Write(p []byte) (int, error) {
 // benchUI is a UI without an app or a terminal, drawing into out: the
 // parts the benchmarks measure (event handling, layout, rendering,
 // diffing) are the real ones.
-func benchUI(tb testing.TB, out *countWriter, width, height int) *ui {
+func benchUI(tb testing.TB, out *byteCounter, width, height int) *ui {
 	e := &env{getenv: func(string) string { return "" }}
 	cfg := uiConfig{out: out, now: time.Now}
 	st := defaultSettings()
@@ -53,7 +53,7 @@ func fillTranscript(u *ui, n int) {
 // BenchmarkKeystroke10kTranscript measures one keystroke, from the key
 // event to the frame written, with 10,000 messages in the transcript.
 func BenchmarkKeystroke10kTranscript(b *testing.B) {
-	var out countWriter
+	var out byteCounter
 	u := benchUI(b, &out, 100, 30)
 	fillTranscript(u, 10000)
 	keys := []tui.Key{{Code: tui.KeyRune, Rune: 'a'}, {Code: tui.KeyBackspace}}
@@ -75,7 +75,7 @@ var streamWords = strings.Fields("the parser keeps a stack of open blocks and cl
 // of one core; bytes/token is what the screen writes per token once the
 // answer scrolls, against token-bytes, the tokens' own size.
 func BenchmarkStream2000TokensPerSecond(b *testing.B) {
-	var out countWriter
+	var out byteCounter
 	u := benchUI(b, &out, 100, 30)
 	fillTranscript(u, 20)
 	u.onEvent(agent.UserMessage{Content: []agent.Block{{Type: "text", Text: "explain the parser"}}})
@@ -84,7 +84,7 @@ func BenchmarkStream2000TokensPerSecond(b *testing.B) {
 	u.turn.start = time.Now()
 	// Scroll first: a screenful of answer.
 	for i := 0; i < 600; i++ {
-		u.onEvent(agent.TextDelta{Delta: token(i)})
+		u.onEvent(agent.TextDelta{Delta: streamToken(i)})
 	}
 	u.render(true)
 	const tokens, perFrame = 2000, 33
@@ -93,7 +93,7 @@ func BenchmarkStream2000TokensPerSecond(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		before := out.n
 		for j := 0; j < tokens; j++ {
-			t := token(j)
+			t := streamToken(j)
 			tokenBytes += int64(len(t))
 			u.onEvent(agent.TextDelta{Delta: t})
 			if j%perFrame == perFrame-1 {
@@ -112,7 +112,7 @@ func BenchmarkStream2000TokensPerSecond(b *testing.B) {
 
 // token returns the j-th streamed token: words, with a line end every 14
 // words and a blank line every 60.
-func token(j int) string {
+func streamToken(j int) string {
 	w := streamWords[j%len(streamWords)]
 	switch {
 	case j%60 == 59:
@@ -126,17 +126,17 @@ func token(j int) string {
 // TestStreamBytesPerToken checks the streaming budget as a test: once
 // scrolled, the screen writes at most three times the bytes of the text.
 func TestStreamBytesPerToken(t *testing.T) {
-	var out countWriter
+	var out byteCounter
 	u := benchUI(t, &out, 100, 30)
 	u.onEvent(agent.AssistantStart{})
 	for i := 0; i < 600; i++ {
-		u.onEvent(agent.TextDelta{Delta: token(i)})
+		u.onEvent(agent.TextDelta{Delta: streamToken(i)})
 	}
 	u.render(true)
 	out.n = 0
 	var text int64
 	for j := 0; j < 4000; j++ {
-		tk := token(j)
+		tk := streamToken(j)
 		text += int64(len(tk))
 		u.onEvent(agent.TextDelta{Delta: tk})
 		if j%33 == 32 {

@@ -139,7 +139,7 @@ func (u *ui) commandResult(name string, r cmdResult, err error) {
 		return
 	}
 	if r.Error != "" {
-		u.chat.AddNote(tui.Note{Source: r.Extension, Level: "error", Text: r.Error})
+		u.note(tui.Note{Source: r.Extension, Level: "error", Text: r.Error})
 	}
 	switch r.Action {
 	case "prompt":
@@ -150,7 +150,7 @@ func (u *ui) commandResult(name string, r cmdResult, err error) {
 		u.ed.Insert(r.Insert)
 	case "display":
 		if r.Display != "" {
-			u.chat.AddNote(tui.Note{Source: r.Extension, Text: r.Display, Display: true})
+			u.note(tui.Note{Source: r.Extension, Text: r.Display, Display: true})
 		}
 	}
 }

@@ -23,14 +23,14 @@ func (u *ui) bridge() extUI { return uiBridge{post: u.inbox.post, done: u.ctx.Do
 
 func (b uiBridge) Notify(ext, level, message string) {
 	b.post(func(u *ui) {
-		u.chat.AddNote(tui.Note{Source: ext, Level: level, Text: message})
+		u.note(tui.Note{Source: ext, Level: level, Text: message})
 		u.dirty = true
 	})
 }
 
 func (b uiBridge) Display(ext, text string) {
 	b.post(func(u *ui) {
-		u.chat.AddNote(tui.Note{Source: ext, Text: text, Display: true})
+		u.note(tui.Note{Source: ext, Text: text, Display: true})
 		u.dirty = true
 	})
 }
@@ -68,6 +68,7 @@ func (b uiBridge) WidgetClear(ext, id string) {
 func (b uiBridge) OpenPanel(ext string, p proto.Panel) {
 	b.post(func(u *ui) {
 		u.chat.SetPanel(&tui.Panel{Source: ext, ID: p.ID, Title: p.Title, Lines: append([]string(nil), p.Lines...), Footer: p.Footer})
+		u.plainPanel()
 		u.dirty = true
 	})
 }
@@ -83,6 +84,7 @@ func (b uiBridge) RenderPanel(ext string, p proto.Panel) {
 			title = cur.Title
 		}
 		u.chat.SetPanel(&tui.Panel{Source: ext, ID: p.ID, Title: title, Lines: append([]string(nil), p.Lines...), Footer: p.Footer})
+		u.plainPanel()
 		u.dirty = true
 	})
 }

@@ -42,6 +42,10 @@ func (u *ui) input(ev tui.Event) {
 // key routes a key: to the open dialog, the focused panel, the global
 // keys, then the editor.
 func (u *ui) key(k tui.Key) {
+	if u.plain && k.String() == "ctrl+j" {
+		// A line of a cooked terminal ends with a line feed.
+		k = tui.Key{Code: tui.KeyEnter}
+	}
 	name := k.String()
 	if name == "ctrl+z" {
 		u.suspend()

@@ -31,7 +31,7 @@ import (
 // go test -run TestUIKeyScripts -update-tui rewrites the want sections.
 
 func TestUIKeyScripts(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(goldenDir, "keys", "*.txtar"))
+	files, _ := filepath.Glob(filepath.Join(uiGoldenDir, "keys", "*.txtar"))
 	if len(files) == 0 {
 		t.Fatal("no key scripts in testdata/tui/keys")
 	}
@@ -41,7 +41,7 @@ func TestUIKeyScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			comment, sections := splitTxtar(string(data))
+			comment, sections := splitUITxtar(string(data))
 			script := sections["script"]
 			got := runKeyScript(t, script)
 			if *updateTUI {
@@ -58,8 +58,8 @@ func TestUIKeyScripts(t *testing.T) {
 	}
 }
 
-// splitTxtar reads a txtar archive into its comment and files by name.
-func splitTxtar(s string) (string, map[string]string) {
+// splitUITxtar reads a txtar archive into its comment and files by name.
+func splitUITxtar(s string) (string, map[string]string) {
 	files := map[string]string{}
 	var comment strings.Builder
 	var cur string
@@ -94,7 +94,7 @@ func runKeyScript(t *testing.T, script string) string {
 	o := uiOptions{}
 	var steps [][]string
 	for n, line := range strings.Split(script, "\n") {
-		f := scriptWords(t, line)
+		f := uiScriptWords(t, line)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
@@ -154,8 +154,8 @@ func runKeyScript(t *testing.T, script string) string {
 	return out.String()
 }
 
-// scriptWords splits a script line into words and Go-quoted strings.
-func scriptWords(t *testing.T, line string) []string {
+// uiScriptWords splits a script line into words and Go-quoted strings.
+func uiScriptWords(t *testing.T, line string) []string {
 	var out []string
 	for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
 		if line[0] == '"' {

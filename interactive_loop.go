@@ -335,6 +335,13 @@ func (u *ui) updateTicker() {
 
 // flash shows temporary status lines for d.
 func (u *ui) flash(d time.Duration, lines ...tui.Note) {
+	if u.plain {
+		for _, n := range lines {
+			u.chat.AddNotice(n.Level, n.Source, n.Text)
+		}
+		u.dirty = true
+		return
+	}
 	u.chat.SetFlash(lines)
 	if u.flashTimer != nil {
 		u.flashTimer.Stop()

@@ -22,6 +22,7 @@ func (u *ui) openOverlay(o overlay) {
 	u.ovs = append(u.ovs, o)
 	u.ov = o
 	u.chat.SetOverlay(o)
+	u.plainShow(o)
 	u.dirty = true
 }
 

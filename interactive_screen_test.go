@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/proto"
@@ -20,17 +24,17 @@ const codeAnswer = "## Reading a file\n\nUse `os.ReadFile`:\n\n- it reads everyt
 func TestUIStartup(t *testing.T) {
 	h := startUI(t, uiOptions{})
 	h.idle()
-	golden(t, "startup", h.screen(true))
+	uiGolden(t, "startup", h.screen(true))
 }
 
 func TestUIStreamedAnswerWithCode(t *testing.T) {
-	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: codeAnswer, Chunks: 40, Usage: usage(1200, 80)}}})
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: codeAnswer, Chunks: 40, Usage: replyUsage(1200, 80)}}})
 	h.idle()
 	h.typeText("how do I read a file?")
 	h.send("\r")
 	h.waitText("That is all.")
 	h.idle()
-	golden(t, "stream_code", h.screen(true))
+	uiGolden(t, "stream_code", h.screen(true))
 }
 
 func TestUIStreamedAnswerStyles(t *testing.T) {
@@ -40,10 +44,10 @@ func TestUIStreamedAnswerStyles(t *testing.T) {
 	h.send("\r")
 	h.waitText("That is all.")
 	h.idle()
-	golden(t, "stream_code_styles", h.styled())
+	uiGolden(t, "stream_code_styles", h.styled())
 }
 
-func usage(in, out int) provider.Usage { return provider.Usage{Input: in, Output: out} }
+func replyUsage(in, out int) provider.Usage { return provider.Usage{Input: in, Output: out} }
 
 // TestUIToolCallWithDiff runs an edit that needs confirmation: the dialog,
 // then the diff.
@@ -66,11 +70,11 @@ func TestUIToolCallWithDiff(t *testing.T) {
 	h.send("\r")
 	h.waitText("Allow edit?")
 	h.sync()
-	golden(t, "confirm", h.screen(false))
+	uiGolden(t, "confirm", h.screen(false))
 	h.send("y")
 	h.waitText("Changed it.")
 	h.idle()
-	golden(t, "tool_diff", h.screen(true))
+	uiGolden(t, "tool_diff", h.screen(true))
 	got, _ := os.ReadFile(filepath.Join(h.home, "proj", "main.go"))
 	if !strings.Contains(string(got), "hello, world") {
 		t.Errorf("main.go after the edit = %q, want the new greeting", got)
@@ -112,7 +116,7 @@ func TestUIPanel(t *testing.T) {
 			Lines:  []string{"› □ ship the panel api", "  ✓ persist state", "  □ write the docs"},
 			Footer: "↑/↓ move · x toggle · esc close"})
 	})
-	golden(t, "panel", h.screen(false))
+	uiGolden(t, "panel", h.screen(false))
 	h.send("\x1b[27u") // Esc (kitty encoding: no wait for a lone ESC)
 	h.waitFor("the panel to close", func(s string) bool { return !strings.Contains(s, "Todos") })
 }
@@ -128,7 +132,7 @@ func TestUIWidgetsAndStatus(t *testing.T) {
 		b.Notify("weather", "warn", "the API key expires in 3 days")
 		b.Display("todo", "added: write the docs")
 	})
-	golden(t, "widgets_status", h.screen(false))
+	uiGolden(t, "widgets_status", h.screen(false))
 	// Notes go with the next prompt; status and widgets stay.
 	h.do(func(u *ui) { u.bridge().ClearNotes("weather") })
 	if s := h.screen(false); strings.Contains(s, "expires") || !strings.Contains(s, "added: write the docs") {
@@ -147,7 +151,7 @@ func TestUINarrowTerminal(t *testing.T) {
 	h.send("\r")
 	h.waitText("lines.")
 	h.idle()
-	golden(t, "narrow20", h.screen(true))
+	uiGolden(t, "narrow20", h.screen(true))
 }
 
 func TestUIWideCharacters(t *testing.T) {
@@ -157,7 +161,7 @@ func TestUIWideCharacters(t *testing.T) {
 	h.send("\r")
 	h.waitText("です。")
 	h.idle()
-	golden(t, "cjk_emoji", h.screen(true))
+	uiGolden(t, "cjk_emoji", h.screen(true))
 }
 
 // TestUIResizeMidStream narrows and widens the terminal while an answer
@@ -186,7 +190,7 @@ func TestUIResizeMidStream(t *testing.T) {
 		u.onEvent(agent.AssistantMessage{Content: []agent.Block{{Type: "text", Text: strings.Join(parts, "")}}})
 		u.onEvent(agent.Done{})
 	})
-	golden(t, "resize_stream", h.screen(true))
+	uiGolden(t, "resize_stream", h.screen(true))
 }
 
 func TestUIHelp(t *testing.T) {
@@ -196,5 +200,64 @@ func TestUIHelp(t *testing.T) {
 	h.send("\r")
 	h.waitText("Commands")
 	h.idle()
-	golden(t, "help", h.screen(true))
+	uiGolden(t, "help", h.screen(true))
+}
+
+// plainOutput is a bytes.Buffer safe for one writer and one reader.
+type plainOutput struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *plainOutput) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *plainOutput) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestUIPlainTerminal runs the UI with TERM=dumb on pipes: the transcript
+// comes out as plain lines, without a single escape sequence, and lines
+// typed are prompts.
+func TestUIPlainTerminal(t *testing.T) {
+	srv := providertest.NewServer(providertest.Reply{Text: "A plain answer."})
+	defer srv.Close()
+	base := t.TempDir()
+	t.Chdir(base)
+	inR, inW := io.Pipe()
+	var out plainOutput
+	vars := map[string]string{"ZUT_HOME": filepath.Join(base, "zut"), "HOME": base, "TERM": "dumb", "ANTHROPIC_API_KEY": "k"}
+	e := &env{stdin: inR, stdout: &out, stderr: io.Discard, getenv: func(k string) string { return vars[k] }}
+	opts, err := parseOptions([]string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", srv.URL, "--no-extensions"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- runUI(context.Background(), e, opts, uiConfig{in: inR, out: &out}) }()
+	io.WriteString(inW, "hello there\n")
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "A plain answer.") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer; output:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("runUI = %v", err)
+	}
+	got := out.String()
+	if strings.Contains(got, "\x1b") {
+		t.Errorf("a dumb terminal got escape sequences:\n%q", got)
+	}
+	for _, want := range []string{"zut " + version, "› hello there", "A plain answer."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
 }

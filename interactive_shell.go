@@ -67,7 +67,7 @@ func (u *ui) shell(cmdline string) {
 				status = fmt.Sprintf("failed (exit status %d)", code)
 			}
 			u.shellCtx = append(u.shellCtx, fmt.Sprintf("I ran `%s` in the shell; it %s. Its output:\n```\n%s\n```", cmdline, status, strings.TrimRight(out, "\n")))
-			u.chat.AddNote(tui.Note{Level: "info", Text: "the output goes with your next prompt"})
+			u.note(tui.Note{Level: "info", Text: "the output goes with your next prompt"})
 			u.startQueued()
 		})
 	})
@@ -200,11 +200,11 @@ func (u *ui) pasteClipboard() {
 	text, img, err := readClipboard(ctx, u.env.getenv)
 	switch {
 	case err != nil:
-		u.chat.AddNote(tui.Note{Level: "warn", Text: "ctrl+v: " + err.Error()})
+		u.note(tui.Note{Level: "warn", Text: "ctrl+v: " + err.Error()})
 	case img != nil:
 		path := filepath.Join(os.TempDir(), fmt.Sprintf("zut-clipboard-%d.png", time.Now().UnixNano()))
 		if err := os.WriteFile(path, img, 0o600); err != nil {
-			u.chat.AddNote(tui.Note{Level: "error", Text: "ctrl+v: save the image: " + err.Error()})
+			u.note(tui.Note{Level: "error", Text: "ctrl+v: save the image: " + err.Error()})
 			return
 		}
 		u.ed.Insert(path)

@@ -19,9 +19,9 @@ import (
 
 var updateTUI = flag.Bool("update-tui", false, "rewrite the golden files under testdata/tui")
 
-// testClock is the fixed time of UI tests: spinners stand still and
+// uiClock is the fixed time of UI tests: spinners stand still and
 // elapsed times read 0s.
-var testClock = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+var uiClock = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
 // lockedVT is a virtual terminal shared by the UI goroutine (writing) and
 // the test (reading).
@@ -109,7 +109,7 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 	profile := o.profile
 	started := make(chan *ui, 1)
 	cfg := uiConfig{
-		in: inR, out: h.term, width: o.width, height: o.height, now: func() time.Time { return testClock },
+		in: inR, out: h.term, width: o.width, height: o.height, now: func() time.Time { return uiClock },
 		profile: &profile,
 		frameHook: func() {
 			select {
@@ -311,9 +311,9 @@ func (h *uiHarness) checkGoroutines(before int) {
 
 // golden compares got with testdata/tui/name.golden, or rewrites it with
 // -update-tui.
-func golden(t *testing.T, name, got string) {
+func uiGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name+".golden")
+	path := filepath.Join(uiGoldenDir, name+".golden")
 	if *updateTUI {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -332,9 +332,9 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// goldenDir is where the screen goldens live; an absolute path, since
+// uiGoldenDir is where the screen goldens live; an absolute path, since
 // the tests change directory.
-var goldenDir = func() string {
+var uiGoldenDir = func() string {
 	wd, _ := os.Getwd()
 	return filepath.Join(wd, "testdata", "tui")
 }()

@@ -39,14 +39,14 @@ func TestTmuxSession(t *testing.T) {
 		t.Skip("tmux is not installed: the end-to-end terminal test needs it (apt install tmux)")
 	}
 	dir := t.TempDir()
-	bin := buildTools(t, dir)
+	bin := buildE2ETools(t, dir)
 	url := startFakeModel(t, bin["fakemodel"], filepath.Join(dir, "script.json"))
 
 	home := filepath.Join(dir, "home")
 	proj := filepath.Join(home, "proj")
 	os.MkdirAll(proj, 0o755)
 	sock := fmt.Sprintf("zut-e2e-%d", os.Getpid())
-	tm := &tmux{t: t, sock: sock}
+	tm := &tmuxServer{t: t, sock: sock}
 	t.Cleanup(tm.kill)
 	cmd := fmt.Sprintf("cd %q && env HOME=%q ZUT_HOME=%q ANTHROPIC_API_KEY=test-key %q --provider anthropic --model claude-sonnet-4-5 --base-url %q --ext %q --ext %q; echo ZUT-EXIT=$?; sleep 600",
 		proj, home, filepath.Join(home, ".zut"), bin["zut"], url, bin["todo"], bin["hello"])
@@ -133,8 +133,8 @@ func TestTmuxSession(t *testing.T) {
 
 	transcript := tm.capture(true)
 	if *updateTUI {
-		os.MkdirAll(filepath.Join(goldenDir, "..", "tmux"), 0o755)
-		os.WriteFile(filepath.Join(goldenDir, "..", "tmux", "session.txt"), []byte(transcript), 0o644)
+		os.MkdirAll(filepath.Join(uiGoldenDir, "..", "tmux"), 0o755)
+		os.WriteFile(filepath.Join(uiGoldenDir, "..", "tmux", "session.txt"), []byte(transcript), 0o644)
 	}
 	t.Logf("session transcript:\n%s", transcript)
 
@@ -146,9 +146,9 @@ func TestTmuxSession(t *testing.T) {
 	}
 }
 
-// buildTools builds zut, the fake model server and the two example
+// buildE2ETools builds zut, the fake model server and the two example
 // extensions into dir.
-func buildTools(t *testing.T, dir string) map[string]string {
+func buildE2ETools(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	root, _ := os.Getwd()
 	out := map[string]string{
@@ -245,12 +245,12 @@ func processesUnder(t *testing.T, dir string) []string {
 }
 
 // tmux drives a private tmux server.
-type tmux struct {
+type tmuxServer struct {
 	t    *testing.T
 	sock string
 }
 
-func (x *tmux) run(args ...string) string {
+func (x *tmuxServer) run(args ...string) string {
 	x.t.Helper()
 	out, err := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...).CombinedOutput()
 	if err != nil {
@@ -259,13 +259,13 @@ func (x *tmux) run(args ...string) string {
 	return string(out)
 }
 
-func (x *tmux) keys(keys ...string) {
+func (x *tmuxServer) keys(keys ...string) {
 	x.t.Helper()
 	x.run(append([]string{"send-keys", "-t", "zut"}, keys...)...)
 }
 
 // capture returns the pane, with the whole history when all is set.
-func (x *tmux) capture(all bool) string {
+func (x *tmuxServer) capture(all bool) string {
 	x.t.Helper()
 	args := []string{"capture-pane", "-p", "-t", "zut"}
 	if all {
@@ -274,17 +274,17 @@ func (x *tmux) capture(all bool) string {
 	return strings.TrimRight(x.run(args...), "\n")
 }
 
-func (x *tmux) wait(what, text string) {
+func (x *tmuxServer) wait(what, text string) {
 	x.t.Helper()
 	x.waitFor(what, func(s string) bool { return strings.Contains(s, text) })
 }
 
-func (x *tmux) waitGone(what, text string) {
+func (x *tmuxServer) waitGone(what, text string) {
 	x.t.Helper()
 	x.waitFor(what, func(s string) bool { return !strings.Contains(s, text) })
 }
 
-func (x *tmux) waitFor(what string, cond func(string) bool) {
+func (x *tmuxServer) waitFor(what string, cond func(string) bool) {
 	x.t.Helper()
 	start := time.Now()
 	defer func() { x.t.Logf("%5dms  %s", time.Since(start).Milliseconds(), what) }()
@@ -301,7 +301,7 @@ func (x *tmux) waitFor(what string, cond func(string) bool) {
 	}
 }
 
-func (x *tmux) kill() {
+func (x *tmuxServer) kill() {
 	exec.Command("tmux", "-L", x.sock, "kill-server").Run()
 }
 
@@ -336,7 +336,7 @@ func TestTmuxIdleRSS(t *testing.T) {
 		t.Skip("no /proc here: cannot read the resident memory")
 	}
 	dir := t.TempDir()
-	bin := buildTools(t, dir)
+	bin := buildE2ETools(t, dir)
 	url := startFakeModel(t, bin["fakemodel"], filepath.Join(dir, "script.json"))
 	home := filepath.Join(dir, "home")
 	zutHome := filepath.Join(home, ".zut")
@@ -352,7 +352,7 @@ func TestTmuxIdleRSS(t *testing.T) {
 	}
 	proj := filepath.Join(home, "proj")
 	os.MkdirAll(proj, 0o755)
-	tm := &tmux{t: t, sock: fmt.Sprintf("zut-rss-%d", os.Getpid())}
+	tm := &tmuxServer{t: t, sock: fmt.Sprintf("zut-rss-%d", os.Getpid())}
 	t.Cleanup(tm.kill)
 	cmd := fmt.Sprintf("cd %q && env HOME=%q ZUT_HOME=%q ANTHROPIC_API_KEY=test-key %q --provider anthropic --model claude-sonnet-4-5 --base-url %q; echo ZUT-EXIT=$?; sleep 600",
 		proj, home, zutHome, bin["zut"], url)

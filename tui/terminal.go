@@ -55,6 +55,10 @@ type Terminal struct {
 	inFD     int // -1 when in is not a terminal
 	outFD    int // -1 when out is not a terminal
 	EscDelay time.Duration
+	// Cooked leaves the input terminal in its normal (line) mode: for
+	// dumb terminals, where zut reads whole lines the terminal echoes.
+	// Set it before Start.
+	Cooked bool
 
 	saved *term.State
 	modes Modes
@@ -114,7 +118,7 @@ func (t *Terminal) Start() error {
 	if t.started {
 		return errors.New("start terminal: already started")
 	}
-	if t.inFD >= 0 {
+	if t.inFD >= 0 && !t.Cooked {
 		st, err := term.MakeRaw(t.inFD)
 		if err != nil {
 			return fmt.Errorf("start terminal: raw mode: %w", err)
@@ -289,7 +293,7 @@ func (t *Terminal) Suspend() error {
 // Resume re-enters raw mode and turns the input modes on again after a
 // Resume event. The owner then redraws (Screen.Invalidate and Render).
 func (t *Terminal) Resume() error {
-	if t.inFD >= 0 {
+	if t.inFD >= 0 && !t.Cooked {
 		if _, err := term.MakeRaw(t.inFD); err != nil {
 			return fmt.Errorf("resume terminal: raw mode: %w", err)
 		}
@@ -342,7 +346,7 @@ func (t *Terminal) Reacquire() error {
 	}
 	t.released = false
 	var err error
-	if t.inFD >= 0 {
+	if t.inFD >= 0 && !t.Cooked {
 		if _, rerr := term.MakeRaw(t.inFD); rerr != nil {
 			err = fmt.Errorf("reacquire terminal: raw mode: %w", rerr)
 		}
