@@ -23,6 +23,16 @@
 // panics produces an error reply (an is_error tool result, a command
 // response with an error, an allowing interception), never a crash.
 //
+// The additions beyond protocol v2 (docs/protocol.md, "Additions beyond
+// v2") are methods of Extension too: dialogs (Select, Confirm, Input,
+// Overlay) and other requests to the host (Messages, SetModel,
+// SetActiveTools, Complete, Option, Send, ...), the added events and
+// interceptors, and UI frames (Print, SetHeader, Shortcut, SetEditor,
+// ToolRenderer, ...). Each needs a capability in the hello: registrations
+// made before Run declare theirs, and Use declares the ones handlers use
+// at run time. A handler may call a request and wait for the answer; the
+// SDK goes on reading and dispatching meanwhile.
+//
 // Stdout belongs to the protocol: Run points os.Stdout at os.Stderr so that
 // a stray fmt.Println lands in the extension's log instead of corrupting a
 // frame. Use Logf for diagnostics.

@@ -294,7 +294,8 @@ func (h *Host) stopAll(ctx context.Context, mode int) {
 }
 
 // Close stops every extension (C21) and returns once all their processes
-// are reaped. When ctx ends before they exit they are killed. Calls in
+// are reaped. While a session is active, extensions subscribed to
+// session_shutdown (events2) get it first. When ctx ends before they exit they are killed. Calls in
 // flight fail with a *StoppedError. Callbacks are not called. Close is
 // idempotent.
 func (h *Host) Close(ctx context.Context) error {
