@@ -46,7 +46,8 @@ type Config struct {
 	// conversation is compacted before the next request (0: 0.85;
 	// negative: never).
 	AutoCompact float64
-	// Emit receives every event, on the goroutine running the prompt. It
+	// Emit receives every event, on the goroutine running the prompt
+	// (ModelChange: on the goroutine calling SetModel or SetModelBy). It
 	// must not block for long.
 	Emit func(Event)
 	// Now is the clock (tests inject one).

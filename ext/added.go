@@ -96,13 +96,10 @@ func (e *Extension) declareLocked(c string) {
 	}
 	e.add.caps[c] = true
 	if e.c != nil && !e.add.helloCaps[c] {
-		e.logLocked("capability %q is used after the hello was sent; declare it with Use before Run, or the host ignores what needs it", c)
+		// Logf takes only logMu.
+		e.Logf("capability %q is used after the hello was sent; declare it with Use before Run, or the host ignores what needs it", c)
 	}
 }
-
-// logLocked is Logf without taking e.mu (it is held); Logf does not take
-// it either, so this only names the intent.
-func (e *Extension) logLocked(format string, args ...any) { e.Logf(format, args...) }
 
 // helloCapabilities lists the capabilities of hello: protocol v2's, then
 // the declared additions in the host's order. e.mu held.
