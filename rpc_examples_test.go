@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -183,5 +184,69 @@ func TestRPCBinaryBackpressure(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "the client stopped reading stdout") {
 		t.Errorf("stderr does not say why:\n%s", stderr.String())
+	}
+}
+
+// TestRPCBinarySignal sends SIGTERM to the zut binary while a prompt
+// waits for the model: zut aborts it, answers the prompt waiting behind
+// it with an error, shuts down and exits with status 1.
+func TestRPCBinarySignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds binaries")
+	}
+	zut, fakemodel := rpcBinaries(t)
+	url := startFakemodel(t, fakemodel, `[{"hang": true}]`)
+	home := t.TempDir()
+	cmd := exec.Command(zut, "rpc", "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--base-url", url,
+		"--no-context-files", "--no-extensions")
+	cmd.Dir = home
+	cmd.Env = append(os.Environ(), "ZUT_HOME="+home, "ANTHROPIC_API_KEY=test-key")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	io.WriteString(stdin, `{"type":"prompt","id":1,"message":"wait"}`+"\n"+`{"type":"prompt","id":2,"message":"queued"}`+"\n")
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var got []string
+	for l := range lines {
+		got = append(got, l)
+		if strings.Contains(l, `"type":"assistant_start"`) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("zut exited with %v, want status 1; stderr:\n%s", err, stderr.String())
+	}
+	out := strings.Join(got, "\n")
+	for _, want := range []string{
+		`{"type":"response","id":2,"command":"prompt","success":false,"error":"zut is exiting: interrupted"}`,
+		`{"type":"turn_end","stop":"aborted"}`,
+		`{"type":"done"}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr = %q, want it to say zut was interrupted", stderr.String())
 	}
 }

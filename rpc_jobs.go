@@ -144,16 +144,22 @@ func (j *rpcJobs) close() {
 
 // run is the worker goroutine: it runs jobs with exec until close has
 // been called and the queue is empty. Each job gets its own context,
-// derived from ctx and cancelled by abort.
+// derived from ctx and cancelled by cancelRunning. Once ctx has ended no
+// job starts: those still waiting when close is called are dropped.
 func (j *rpcJobs) run(ctx context.Context, exec func(ctx context.Context, job *rpcJob)) {
 	defer close(j.done)
 	for {
 		j.mu.Lock()
-		for len(j.queue) == 0 && !j.closed {
+		for (len(j.queue) == 0 || ctx.Err() != nil) && !j.closed {
 			j.cond.Wait()
 		}
-		if len(j.queue) == 0 {
+		if len(j.queue) == 0 || ctx.Err() != nil {
+			left := j.queue
+			j.queue = nil
 			j.mu.Unlock()
+			for _, job := range left {
+				job.dropped("zut is exiting")
+			}
 			return
 		}
 		job := j.queue[0]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/proto"
 )
 
@@ -92,4 +93,20 @@ func (u *rpcUI) ReloadExtensions(ext string) bool {
 		fail(errors.New("zut is starting, stopping or busy; try again"))
 	}
 	return true
+}
+
+// QueuePrompt runs text from extension ext as a prompt after what runs
+// and waits (app.send with mode "queue" in RPC mode; steer and interrupt
+// are handled by the caller). Unlike a submit frame, which RPC mode
+// ignores as the protocol says, app.send is an explicit request of an
+// extension that declared host_requests. The prompt's events reach the
+// client like any other; no command answers it.
+func (u *rpcUI) QueuePrompt(ext, text string) error {
+	if !u.s.live.Load() || u.s.closed.Load() {
+		return errors.New("app.send: zut is starting or stopping; try again")
+	}
+	return u.s.jobs.add(&rpcJob{kind: "prompt", input: agent.Input{Text: text, Source: "extension"},
+		started: func() {}, dropped: func(reason string) {
+			u.s.event(proto.RPCExtNotify{Extension: ext, Level: proto.LevelWarn, Message: "prompt dropped: " + reason})
+		}})
 }
