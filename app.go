@@ -117,6 +117,7 @@ func newApp(ctx context.Context, e *env, o options, mode string, ui extUI, emit 
 		cfg.Reasoning = a.resolved.Reasoning
 	}
 	a.agent = agent.New(cfg)
+	a.enableHostAPI()
 	return a, nil
 }
 
