@@ -70,6 +70,9 @@ type uiOptions struct {
 	profile       tui.Profile
 	setup         func(h *uiHarness) // before zut starts: files in home
 	reflow        bool
+	extensions    bool              // load extensions (default: --no-extensions)
+	base          string            // the home directory of an earlier harness, to reuse
+	vars          map[string]string // more environment variables
 }
 
 // startUI starts zut's UI in a fresh home and project directory. The
@@ -79,7 +82,10 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 	if o.width == 0 {
 		o.width, o.height = 80, 24
 	}
-	base := t.TempDir()
+	base := o.base
+	if base == "" {
+		base = t.TempDir()
+	}
 	proj := filepath.Join(base, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -100,8 +106,15 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 		"ZUT_HOME": h.zut, "HOME": base, "TERM": "xterm-256color",
 		"ANTHROPIC_API_KEY": "test-key",
 	}
+	for k, v := range o.vars {
+		vars[k] = v
+	}
 	e := &env{stdin: inR, stdout: h.term, stderr: &h.stderr, getenv: func(k string) string { return vars[k] }}
-	args := append([]string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", h.srv.URL, "--no-extensions"}, o.args...)
+	args := []string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", h.srv.URL}
+	if !o.extensions {
+		args = append(args, "--no-extensions")
+	}
+	args = append(args, o.args...)
 	opts, err := parseOptions(args, io.Discard)
 	if err != nil {
 		t.Fatalf("parseOptions(%q) = %v", args, err)

@@ -91,7 +91,7 @@ func (m *streamItem) showFull(c *Chat) bool {
 }
 
 func (m *streamItem) collapsed(c *Chat) bool {
-	return m.thinking && !m.full && len(m.md.Lines()) > 1
+	return m.thinking && !m.full && (len(m.md.Lines()) > 1 || strings.Contains(strings.TrimSpace(m.md.Text()), "\n"))
 }
 
 func (m *streamItem) render(c *Chat, now time.Time) ([]string, int) {
@@ -104,7 +104,11 @@ func (m *streamItem) render(c *Chat, now time.Time) ([]string, int) {
 		m.md.Finish()
 	}
 	if !m.showFull(c) {
-		return m.collapsedLines(c, now), 0
+		lines := m.collapsedLines(c, now)
+		if m.finished {
+			return lines, len(lines)
+		}
+		return lines, 0
 	}
 	lines := m.md.Lines()
 	stable := m.md.Stable()

@@ -1,0 +1,321 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/zut-go/zut/provider/providertest"
+	"github.com/zut-go/zut/tui"
+)
+
+// readConfig reads the settings file of a harness.
+func (h *uiHarness) readConfig() map[string]any {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.zut, settingsFile))
+	if err != nil {
+		h.t.Fatalf("read config.json: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		h.t.Fatalf("config.json: %v", err)
+	}
+	return m
+}
+
+// TestUISettings changes settings in /settings: they apply at once and
+// are saved, keeping what else the file holds.
+func TestUISettings(t *testing.T) {
+	h := startUI(t, uiOptions{width: 80, height: 24, setup: func(h *uiHarness) {
+		os.MkdirAll(h.zut, 0o755)
+		os.WriteFile(filepath.Join(h.zut, settingsFile), []byte(`{"options": {"plan_mode": "on"}, "theme": "auto"}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/settings")
+	h.send("\r")
+	h.waitText("Terminal alerts")
+	h.send("\x1b[C") // right: next theme
+	h.flushInput()
+	h.sync()
+	cfg := h.readConfig()
+	if cfg["theme"] != "dark" {
+		t.Errorf("theme after Right = %v, want dark", cfg["theme"])
+	}
+	if _, ok := cfg["options"]; !ok {
+		t.Errorf("saving the settings dropped the options member: %v", cfg)
+	}
+	var themeName string
+	h.do(func(u *ui) { themeName = u.chat.Options().Theme.Name })
+	if themeName != "dark" {
+		t.Errorf("the UI draws with theme %q, want dark", themeName)
+	}
+	h.send("\x1b[B\r") // down to terminal alerts, toggle
+	h.flushInput()
+	h.sync()
+	if cfg := h.readConfig(); cfg["terminal_alerts"] != false {
+		t.Errorf("terminal_alerts after toggling = %v, want false", cfg["terminal_alerts"])
+	}
+	h.send("\x1b[27u")
+	h.waitFor("the settings to close", func(s string) bool { return !strings.Contains(s, "Terminal alerts") })
+}
+
+// TestUIUserTheme switches to a theme from $ZUT_HOME/themes with /theme.
+func TestUIUserTheme(t *testing.T) {
+	h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+		dir := filepath.Join(h.zut, "themes")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "ocean.json"), []byte(`{"name": "ocean", "extends": "dark", "colors": {"accent": "#00aaff"}}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/theme ocean")
+	h.send("\r")
+	h.waitText("theme: ocean")
+	var name string
+	h.do(func(u *ui) { name = u.chat.Options().Theme.Name })
+	if name != "ocean" {
+		t.Errorf("theme = %q, want ocean", name)
+	}
+	if cfg := h.readConfig(); cfg["theme"] != "ocean" {
+		t.Errorf("saved theme = %v, want ocean", cfg["theme"])
+	}
+}
+
+// TestUIThemeOnlyExtension offers the theme of a theme-only extension.
+func TestUIThemeOnlyExtension(t *testing.T) {
+	h := startUI(t, uiOptions{extensions: true, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.home, "proj", ".zut", "extensions", "sunset")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name": "sunset", "version": "1.0.0"}`), 0o644)
+		os.WriteFile(filepath.Join(dir, "theme.json"), []byte(`{"extends": "light", "colors": {"accent": "#ff7700"}}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/theme sunset")
+	h.send("\r")
+	h.waitText("theme: sunset")
+}
+
+func TestUIAlertSetting(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprint(on), func(t *testing.T) {
+			h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+				os.MkdirAll(h.zut, 0o755)
+				os.WriteFile(filepath.Join(h.zut, settingsFile), []byte(fmt.Sprintf(`{"terminal_alerts": %v}`, on)), 0o644)
+			}})
+			h.idle()
+			h.do(func(u *ui) { u.bridge().Alert("ping", "bell", "question_ready") })
+			h.term.mu.Lock()
+			bells := h.term.t.Bells
+			h.term.mu.Unlock()
+			want := 0
+			if on {
+				want = 1
+			}
+			if bells != want {
+				t.Errorf("bells with terminal_alerts %v = %d, want %d", on, bells, want)
+			}
+		})
+	}
+}
+
+// TestUISubmitAndInsert runs an extension's submit and insert.
+func TestUISubmitAndInsert(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "Summary done."}}})
+	h.idle()
+	h.do(func(u *ui) { u.bridge().Submit("planner", "summarise the workspace") })
+	h.waitText("Summary done.")
+	h.idle()
+	if !strings.Contains(h.screen(true), "› summarise the workspace") {
+		t.Errorf("the submitted prompt is not in the transcript:\n%s", h.screen(true))
+	}
+	h.do(func(u *ui) { u.commandResult("snippet", cmdResult{Extension: "snip", Action: "insert", Insert: "inserted text"}, nil) })
+	var text string
+	h.do(func(u *ui) { text = u.ed.Text() })
+	if text != "inserted text" {
+		t.Errorf("editor after insert = %q, want %q", text, "inserted text")
+	}
+}
+
+// TestUIExtensionStopped shows one note naming the extension and its log,
+// and drops its chrome.
+func TestUIExtensionStopped(t *testing.T) {
+	h := startUI(t, uiOptions{})
+	h.idle()
+	h.do(func(u *ui) {
+		b := u.bridge()
+		b.Status("weather", "temp", "info", "16°C fog")
+		b.ClearChrome("weather")
+		b.Exited("weather", errors.New("exit status 2"), "/home/me/.zut/logs/ext-weather.log")
+	})
+	s := h.screen(true)
+	if !strings.Contains(s, `extension "weather" stopped: exit status 2`) || !strings.Contains(s, "log: /home/me/.zut/logs/ext-weather.log") {
+		t.Errorf("no note about the stopped extension:\n%s", s)
+	}
+	if strings.Contains(s, "16°C") {
+		t.Errorf("the stopped extension's status stays:\n%s", s)
+	}
+}
+
+// TestUINotesClearedByPrompt: notes go when the next prompt is sent.
+func TestUINotesClearedByPrompt(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "ok"}}})
+	h.idle()
+	h.do(func(u *ui) { u.bridge().Notify("lint", "warn", "3 files need formatting") })
+	h.waitText("3 files need formatting")
+	h.typeText("go on")
+	h.send("\r")
+	h.waitText("ok")
+	h.idle()
+	if strings.Contains(h.screen(true), "need formatting") {
+		t.Errorf("the note stays after the next prompt:\n%s", h.screen(true))
+	}
+}
+
+// TestUIThinkingAndExpand shows reasoning collapsed to one line; Ctrl+O
+// shows it in full.
+func TestUIThinkingAndExpand(t *testing.T) {
+	thinking := "First I check the config.\nThen the schema.\nThen the output."
+	h := startUI(t, uiOptions{width: 60, height: 20, replies: []providertest.Reply{{Thinking: thinking, Text: "Checked."}}})
+	h.idle()
+	h.typeText("check it")
+	h.send("\r")
+	h.waitText("Checked.")
+	h.idle()
+	s := h.screen(true)
+	if !strings.Contains(s, "✻ First I check the config.  +2 lines") || strings.Contains(s, "Then the schema.") {
+		t.Errorf("reasoning is not collapsed to one line:\n%s", s)
+	}
+	h.send("\x0f") // ctrl+o
+	h.waitText("▸ expanded")
+	h.idle()
+	uiGolden(t, "thinking_expand", h.screen(true))
+}
+
+// TestUIToolOutputExpand collapses long tool output; Ctrl+O shows it.
+func TestUIToolOutputExpand(t *testing.T) {
+	args, _ := json.Marshal(map[string]any{"command": "seq 1 12", "timeout": 10})
+	h := startUI(t, uiOptions{width: 60, height: 20, args: []string{"--yolo"}, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: string(args)}}},
+		{Text: "Twelve lines."},
+	}})
+	h.idle()
+	h.typeText("count")
+	h.send("\r")
+	h.waitText("Twelve lines.")
+	h.idle()
+	s := h.screen(true)
+	if !strings.Contains(s, "… +8 lines (ctrl+o to expand)") || strings.Contains(s, "|  12 ") {
+		t.Errorf("long output is not collapsed:\n%s", s)
+	}
+	h.send("\x0f")
+	h.waitFor("the expanded output", func(s string) bool { return strings.Contains(s, "▸ expanded") && strings.Contains(s, "|  12 ") })
+}
+
+// TestUIReloadStatus reloads extensions with a broken one: the status
+// line lists the failure, which also stays in the chat.
+func TestUIReloadStatus(t *testing.T) {
+	h := startUI(t, uiOptions{width: 90, height: 24, extensions: true, profile: tui.ProfileANSI256, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.zut, "extensions", "broken")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name": "broken", "exec": "./missing"}`), 0o644)
+	}})
+	h.idle()
+	if !strings.Contains(h.screen(true), "broken") {
+		t.Errorf("the startup header does not report the broken extension:\n%s", h.screen(true))
+	}
+	h.typeText("/reload-ext")
+	h.send("\r")
+	h.waitText("extensions reloaded: 0 loaded, 1 failed")
+	h.idle()
+	var armed bool
+	h.do(func(u *ui) { armed = u.flashTimer != nil })
+	if !armed {
+		t.Error("the reload status has no timer to dismiss it")
+	}
+	// The status line's failure is drawn in the error colour.
+	h.do(func(u *ui) {})
+	styled := h.styled()
+	lines := strings.Split(styled, "\n")
+	red := false
+	for i, l := range lines {
+		if strings.Contains(l, "reloaded: 0 loaded") {
+			for _, m := range lines[i+1:] {
+				if strings.HasPrefix(strings.TrimSpace(m), "~") && strings.Contains(m, "fg=") {
+					red = true
+					break
+				}
+			}
+		}
+	}
+	if !red {
+		t.Errorf("the reload status has no coloured failure:\n%s", styled)
+	}
+}
+
+// maskDates hides the times of session entries ("Dec 1 02:41"), keeping
+// their width.
+func maskDates(s string) string {
+	return dateRE.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat("#", len(m)) })
+}
+
+var dateRE = regexp.MustCompile(`[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d`)
+
+// TestUIForkAndTree forks before an earlier message and lists the tree.
+func TestUIForkAndTree(t *testing.T) {
+	h := startUI(t, uiOptions{width: 70, height: 24, replies: []providertest.Reply{{Text: "first answer"}, {Text: "second answer"}}})
+	h.idle()
+	h.typeText("first question")
+	h.send("\r")
+	h.waitText("first answer")
+	h.idle()
+	h.typeText("second question")
+	h.send("\r")
+	h.waitText("second answer")
+	h.idle()
+	h.typeText("/fork")
+	h.send("\r")
+	h.waitText("Fork from before")
+	h.send("\r") // the newest message is selected
+	h.waitText("new branch")
+	h.idle()
+	var text string
+	var msgs int
+	h.do(func(u *ui) { text, msgs = u.ed.Text(), len(u.app.sess.Messages()) })
+	if text != "second question" || msgs != 2 {
+		t.Errorf("after /fork: editor %q with %d messages, want %q with 2", text, msgs, "second question")
+	}
+	h.send("\x15") // ctrl+u
+	h.typeText("/tree")
+	h.send("\r")
+	h.waitText("Session tree")
+	uiGolden(t, "tree", maskDates(h.screen(false)))
+	h.send("\x1b[27u")
+}
+
+// TestUIResumePicker: zut -r without an id opens the session picker.
+func TestUIResumePicker(t *testing.T) {
+	var base string
+	{
+		h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "saved answer"}}})
+		h.idle()
+		h.typeText("remember this")
+		h.send("\r")
+		h.waitText("saved answer")
+		h.idle()
+		h.stop()
+		base = h.home
+	}
+	h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
+	h.waitText("Resume a session")
+	h.waitText("remember this")
+	// zut -r starts on the latest session; choosing it keeps it.
+	h.send("\r")
+	h.idle()
+	if s := h.screen(true); !strings.Contains(s, "saved answer") {
+		t.Errorf("the resumed conversation is not shown:\n%s", s)
+	}
+}
