@@ -132,7 +132,9 @@ func TestUISubmitAndInsert(t *testing.T) {
 	if !strings.Contains(h.screen(true), "› summarise the workspace") {
 		t.Errorf("the submitted prompt is not in the transcript:\n%s", h.screen(true))
 	}
-	h.do(func(u *ui) { u.commandResult("snippet", cmdResult{Extension: "snip", Action: "insert", Insert: "inserted text"}, nil) })
+	h.do(func(u *ui) {
+		u.commandResult("snippet", cmdResult{Extension: "snip", Action: "insert", Insert: "inserted text"}, nil)
+	})
 	var text string
 	h.do(func(u *ui) { text = u.ed.Text() })
 	if text != "inserted text" {
