@@ -388,3 +388,16 @@ func (u *ui) toolLook(id, name string, result *string, isError bool) {
 		})
 	})
 }
+
+// ReloadExtensions runs /reload-ext on the UI loop (app.reload_extensions).
+func (b uiBridge) ReloadExtensions(ext string) bool {
+	b.post(func(u *ui) {
+		if u.busy || u.job != nil {
+			u.chat.AddNotice("warn", ext, "reload the extensions: zut is busy; try again when it is idle")
+			return
+		}
+		u.reloadExt()
+		u.dirty = true
+	})
+	return true
+}

@@ -128,7 +128,9 @@ func (c *Chat) Notes() []Note { return c.chrome.notes }
 
 // SetStatus sets, replaces or (with empty Text) removes a status item.
 func (c *Chat) SetStatus(s StatusItem) {
-	defer slices.SortStableFunc(c.chrome.status, func(a, b StatusItem) int { return a.Priority - b.Priority })
+	defer func() {
+		slices.SortStableFunc(c.chrome.status, func(a, b StatusItem) int { return a.Priority - b.Priority })
+	}()
 	for i, x := range c.chrome.status {
 		if x.Source == s.Source && x.Key == s.Key {
 			if s.Text == "" {
