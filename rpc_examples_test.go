@@ -57,15 +57,23 @@ func startFakemodel(t *testing.T, bin, script string) string {
 	return strings.TrimSpace(line)
 }
 
-// TestRPCExamples runs the example clients of examples/rpc (Python, Node,
-// POSIX shell) against the zut binary and the scripted model: each sends
-// a prompt that makes the model read a file with a tool, and prints the
-// tool call, its result, the answer and the usage.
-func TestRPCExamples(t *testing.T) {
+// TestRPCBinary runs the zut binary in RPC mode as a child process, built
+// once for its subtests, against fakemodel.
+func TestRPCBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds binaries")
 	}
 	zut, fakemodel := rpcBinaries(t)
+	t.Run("examples", func(t *testing.T) { testRPCExamples(t, zut, fakemodel) })
+	t.Run("backpressure", func(t *testing.T) { testRPCBinaryBackpressure(t, zut, fakemodel) })
+	t.Run("signal", func(t *testing.T) { testRPCBinarySignal(t, zut, fakemodel) })
+}
+
+// testRPCExamples runs the example clients of examples/rpc (Python, Node,
+// POSIX shell) against the zut binary and the scripted model: each sends
+// a prompt that makes the model read a file with a tool, and prints the
+// tool call, its result, the answer and the usage.
+func testRPCExamples(t *testing.T, zut, fakemodel string) {
 	url := startFakemodel(t, fakemodel, `[
  {"text": "Let me read it.", "tools": [{"id": "c1", "name": "read", "args": {"path": "hello.txt"}}], "usage": {"input": 100, "output": 10}},
  {"text": "It says: hello from the example.", "usage": {"input": 150, "output": 12}}
@@ -139,14 +147,10 @@ func runBounded(t *testing.T, cmd *exec.Cmd) (string, error) {
 	}
 }
 
-// TestRPCBinaryBackpressure runs the zut binary with a client that sends
+// testRPCBinaryBackpressure runs the zut binary with a client that sends
 // a prompt and never reads stdout. The answer's events overflow the
 // bounded queue: zut says why on stderr and exits with status 1.
-func TestRPCBinaryBackpressure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds binaries")
-	}
-	zut, fakemodel := rpcBinaries(t)
+func testRPCBinaryBackpressure(t *testing.T, zut, fakemodel string) {
 	url := startFakemodel(t, fakemodel, `[{"text": "`+strings.Repeat("w ", 20000)+`", "chunks": 20000}]`)
 	home := t.TempDir()
 	cmd := exec.Command(zut, "rpc", "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--base-url", url,
@@ -187,14 +191,10 @@ func TestRPCBinaryBackpressure(t *testing.T) {
 	}
 }
 
-// TestRPCBinarySignal sends SIGTERM to the zut binary while a prompt
+// testRPCBinarySignal sends SIGTERM to the zut binary while a prompt
 // waits for the model: zut aborts it, answers the prompt waiting behind
 // it with an error, shuts down and exits with status 1.
-func TestRPCBinarySignal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds binaries")
-	}
-	zut, fakemodel := rpcBinaries(t)
+func testRPCBinarySignal(t *testing.T, zut, fakemodel string) {
 	url := startFakemodel(t, fakemodel, `[{"hang": true}]`)
 	home := t.TempDir()
 	cmd := exec.Command(zut, "rpc", "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--base-url", url,
