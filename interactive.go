@@ -72,7 +72,8 @@ func runUI(ctx context.Context, e *env, o options, cfg uiConfig) error {
 	defer term.Close()
 	var caps tui.Caps
 	var early []tui.Event
-	if cfg.probe > 0 && term.IsTerminal() && !plain {
+	// Tests (which set the profile) probe their virtual terminal too.
+	if cfg.probe > 0 && (term.IsTerminal() || cfg.profile != nil) && !plain {
 		c, evs, err := term.Probe(ctx, cfg.probe)
 		if err != nil && ctx.Err() != nil {
 			return errAborted

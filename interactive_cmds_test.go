@@ -321,3 +321,25 @@ func TestUIResumePicker(t *testing.T) {
 		t.Errorf("the resumed conversation is not shown:\n%s", s)
 	}
 }
+
+// TestUIProbe answers zut's capability queries: a light background makes
+// the auto theme light, and the features the terminal confirms are used.
+func TestUIProbe(t *testing.T) {
+	h := startUI(t, uiOptions{profile: tui.ProfileTrueColor, background: "rgb:ffff/fafa/f0f0"})
+	h.idle()
+	var name string
+	var caps tui.Caps
+	h.do(func(u *ui) { name, caps = u.chat.Options().Theme.Name, u.caps })
+	if name != "light" {
+		t.Errorf("auto theme on a light background = %q, want light", name)
+	}
+	if !caps.SyncOutput || !caps.KittyKeyboard {
+		t.Errorf("caps = %+v, want synchronized output and the kitty keyboard", caps)
+	}
+	h.term.mu.Lock()
+	frames, flags := h.term.t.SyncFrames, h.term.t.KittyFlags
+	h.term.mu.Unlock()
+	if frames == 0 || len(flags) == 0 || flags[len(flags)-1] != 1 {
+		t.Errorf("sync frames %d, kitty flags %v; want frames and flags [1]", frames, flags)
+	}
+}

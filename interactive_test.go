@@ -72,6 +72,7 @@ type uiOptions struct {
 	reflow        bool
 	extensions    bool              // load extensions (default: --no-extensions)
 	base          string            // the home directory of an earlier harness, to reuse
+	background    string            // answer zut's terminal queries, with this background (OSC 11)
 	vars          map[string]string // more environment variables
 }
 
@@ -102,6 +103,20 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 	h.term = &lockedVT{t: vterm}
 	inR, inW := io.Pipe()
 	h.in = inW
+	if o.background != "" {
+		// Answer the capability queries as a terminal does, in order.
+		vterm.Background = o.background
+		replies := make(chan string, 16)
+		vterm.Respond = func(r string) { replies <- r }
+		go func() {
+			for r := range replies {
+				if _, err := io.WriteString(inW, r); err != nil {
+					return
+				}
+			}
+		}()
+		t.Cleanup(func() { close(replies) })
+	}
 	vars := map[string]string{
 		"ZUT_HOME": h.zut, "HOME": base, "TERM": "xterm-256color",
 		"ANTHROPIC_API_KEY": "test-key",
@@ -124,6 +139,7 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 	cfg := uiConfig{
 		in: inR, out: h.term, width: o.width, height: o.height, now: func() time.Time { return uiClock },
 		profile: &profile,
+		probe:   probeFor(o.background),
 		frameHook: func() {
 			select {
 			case h.frames <- struct{}{}:
@@ -351,3 +367,12 @@ var uiGoldenDir = func() string {
 	wd, _ := os.Getwd()
 	return filepath.Join(wd, "testdata", "tui")
 }()
+
+// probeFor is how long zut waits for its terminal queries in a harness:
+// only when the virtual terminal answers them.
+func probeFor(background string) time.Duration {
+	if background == "" {
+		return 0
+	}
+	return 5 * time.Second
+}

@@ -275,7 +275,11 @@ func (t *Terminal) osc(body, raw string) {
 		t.pen.Link = uri
 	case "11":
 		if rest == "?" {
-			t.respond("\x1b]11;rgb:0000/0000/0000\x1b\\")
+			bg := t.Background
+			if bg == "" {
+				bg = "rgb:0000/0000/0000"
+			}
+			t.respond("\x1b]11;" + bg + "\x1b\\")
 			return
 		}
 		t.Unknown = append(t.Unknown, raw)

@@ -64,6 +64,9 @@ type Terminal struct {
 	// kitty keyboard, OSC 11, cursor position) as a terminal would send
 	// them to the application.
 	Respond func(reply string)
+	// Background is the colour the terminal reports for its background
+	// (OSC 11), as "rgb:RRRR/GGGG/BBBB"; black when empty.
+	Background string
 
 	// CursorVisible is the DECTCEM state.
 	CursorVisible bool
