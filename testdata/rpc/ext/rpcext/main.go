@@ -100,6 +100,18 @@ func main() {
 		e.ClearHeader()
 		return ext.Noop()
 	})
+	e.Command("edit", "replace the client's input text", func(args string) ext.Response {
+		if err := e.SetEditorText(context.Background(), "Refactor "+args); err != nil {
+			return ext.ErrorResponse("edit: " + err.Error())
+		}
+		return ext.Noop()
+	})
+	e.Command("bye", "ask zut to quit", func(args string) ext.Response {
+		if err := e.Exit(context.Background()); err != nil {
+			return ext.ErrorResponse("bye: " + err.Error())
+		}
+		return ext.Noop()
+	})
 	e.AddTool(ext.ToolSpec{Name: "steps", Description: "Run two steps.", Schema: json.RawMessage(`{"type":"object"}`),
 		Handler: func(ctx context.Context, tc ext.ToolContext, args json.RawMessage) ext.ToolResult {
 			tc.Progress("step 1/2")
