@@ -15,6 +15,8 @@ type rpcUI struct {
 	prio    rpcPriorities
 }
 
+var _ extUI = (*rpcUI)(nil)
+
 func newRPCUI(s *rpcServer) *rpcUI {
 	return &rpcUI{s: s}
 }
