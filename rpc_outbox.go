@@ -13,9 +13,12 @@ import (
 // rpcLimits bound what RPC mode holds for a client that does not keep up.
 type rpcLimits struct {
 	// QueueFrames and QueueBytes bound the lines waiting to be written to
-	// stdout, the one being written included. A line that would pass
-	// either bound ends zut (a client that stops reading must not make it
-	// use unbounded memory); one line alone is always accepted.
+	// stdout, the one being written included. A line that comes when
+	// either bound is reached ends zut (a client that stops reading must
+	// not make it use unbounded memory). A line is accepted below the
+	// bounds whatever its size, so a large response (get_messages with
+	// images) does not end zut while a few events wait; memory stays
+	// below QueueBytes plus one line.
 	QueueFrames int
 	QueueBytes  int
 	// MaxLine is the longest command line accepted.
@@ -94,7 +97,7 @@ func (o *rpcOutbox) send(line []byte) {
 	if o.closed || o.err != nil {
 		return
 	}
-	if o.frames > 0 && (o.frames+1 > o.maxFrames || o.bytes+len(line) > o.maxBytes) {
+	if o.frames > 0 && (o.frames >= o.maxFrames || o.bytes >= o.maxBytes) {
 		o.failLocked(&overflowError{frames: o.frames + 1, bytes: o.bytes + len(line)})
 		return
 	}
