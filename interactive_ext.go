@@ -55,8 +55,10 @@ func (b uiBridge) Status(ext, key, level, text string) {
 
 func (b uiBridge) Widget(ext string, w proto.Widget) {
 	b.post(func(u *ui) {
-		// Every placement shows above the input (C18).
-		u.chat.SetWidget(tui.Widget{Source: ext, ID: w.ID, Title: w.Title, Lines: append([]string(nil), w.Lines...)})
+		// Placements other than below_input show above the input (C18).
+		u.chat.SetWidget(tui.Widget{Source: ext, ID: w.ID, Title: w.Title, Lines: append([]string(nil), w.Lines...),
+			Below: w.Position == proto.WidgetBelowInput, Priority: w.Priority, Markdown: w.Markdown,
+			Border: w.BorderColor, NoBorder: w.NoBorder})
 		u.dirty = true
 	})
 }

@@ -165,12 +165,17 @@ func startUI(t *testing.T, o uiOptions) *uiHarness {
 	return h
 }
 
-// screen returns the terminal's screen (with the scrollback when all is
-// set) as text.
+// screen returns what the terminal shows as text: the last screenful of
+// rows written, or all of them with the scrollback when all is set. It
+// does not depend on how far the terminal scrolled (see vt.Content).
 func (h *uiHarness) screen(all bool) string {
 	h.term.mu.Lock()
 	defer h.term.mu.Unlock()
-	return h.term.t.Dump(all, false)
+	rows := 0
+	if !all {
+		_, rows = h.term.t.Size()
+	}
+	return h.term.t.Content(rows)
 }
 
 // styled returns the screen with style annotations.

@@ -39,10 +39,19 @@ type Hidden struct {
 	StatusBar, Separator bool
 }
 
-// Widget is a persistent block of an extension shown above the input.
+// Widget is a persistent block of an extension shown above the input
+// (or below it, when Below is set). Widgets are drawn by Priority, lower
+// first, then in the order they came. Markdown renders the lines as
+// markdown; Border, a colour as theme files write them, frames the widget
+// unless NoBorder is set.
 type Widget struct {
 	Source, ID, Title string
 	Lines             []string
+	Below             bool
+	Priority          int
+	Markdown          bool
+	Border            string
+	NoBorder          bool
 }
 
 // Panel is the content of the panel slot: an extension-owned,
@@ -194,6 +203,9 @@ func (c *Chat) bannerLines(bs []Banner) []string {
 
 // SetWidget sets or replaces a widget.
 func (c *Chat) SetWidget(w Widget) {
+	defer func() {
+		slices.SortStableFunc(c.chrome.widgets, func(a, b Widget) int { return a.Priority - b.Priority })
+	}()
 	for i, x := range c.chrome.widgets {
 		if x.Source == w.Source && x.ID == w.ID {
 			c.chrome.widgets[i] = w
@@ -359,11 +371,18 @@ func (c *Chat) queueLines() []string {
 	return out
 }
 
-// widgetLines renders the widgets above the input.
-func (c *Chat) widgetLines() []string {
+// widgetLines renders the widgets above the input, or below it.
+func (c *Chat) widgetLines(below bool) []string {
 	t := c.opts.Theme
 	var out []string
 	for _, w := range c.chrome.widgets {
+		if w.Below != below {
+			continue
+		}
+		if w.Markdown || (w.Border != "" && !w.NoBorder) {
+			out = append(out, c.richWidget(w)...)
+			continue
+		}
 		if w.Title != "" {
 			title := []Span{{Text: "▍", Style: t.Style(RoleAccent)}, {Text: cleanText(w.Title), Style: t.Style(RoleAccent).with(Style{Bold: true})}}
 			out = append(out, RenderSpans(truncateSpans(title, c.width), c.opts.Profile, false))
@@ -377,6 +396,36 @@ func (c *Chat) widgetLines() []string {
 		}
 	}
 	return out
+}
+
+// richWidget renders a widget with markdown or a frame.
+func (c *Chat) richWidget(w Widget) []string {
+	t := c.opts.Theme
+	p := c.opts.Profile
+	framed := w.Border != "" && !w.NoBorder
+	width := c.width
+	if framed {
+		width = max(c.width-4, 1)
+	}
+	var body []string
+	if w.Markdown {
+		body = messageLines(strings.Join(w.Lines, "\n"), true, width, t, p)
+	} else {
+		for _, l := range w.Lines {
+			body = append(body, clampLine(extText(l), width))
+		}
+	}
+	if len(body) > 10 {
+		body = append(body[:9:9], RenderSpans([]Span{{Text: "… +" + strconv.Itoa(len(body)-9) + " lines", Style: t.Style(RoleMuted)}}, p, false))
+	}
+	if framed {
+		return boxColored(w.Title, body, "", c.width, 1<<10, t, p, w.Border)
+	}
+	if w.Title != "" {
+		title := []Span{{Text: "▍", Style: t.Style(RoleAccent)}, {Text: cleanText(w.Title), Style: t.Style(RoleAccent).with(Style{Bold: true})}}
+		body = append([]string{RenderSpans(truncateSpans(title, c.width), p, false)}, body...)
+	}
+	return body
 }
 
 // extText makes a line from an extension safe to draw on one row: its

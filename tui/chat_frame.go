@@ -47,7 +47,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 	for _, n := range c.chrome.flash {
 		rows = append(rows, c.noticeLines(n.Level, n.Source, n.Text, c.width)...)
 	}
-	rows = append(rows, c.widgetLines()...)
+	rows = append(rows, c.widgetLines(false)...)
 
 	rule := RenderSpans([]Span{{Text: strings.Repeat("─", c.width), Style: t.Style(RoleBorder)}}, p, false)
 	switch {
@@ -83,6 +83,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 			rows = append(rows, m.Render(c.width, menuRows, func(s string) string { return sel.Render(p, s) })...)
 		}
 	}
+	rows = append(rows, c.widgetLines(true)...)
 	if len(c.chrome.status) > 0 {
 		rows = append(rows, c.statusLine())
 	}

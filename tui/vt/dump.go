@@ -89,3 +89,36 @@ func describeStyle(s Style) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Content renders what the terminal holds, the scrollback and the screen
+// as one run of rows, without the blank rows after the last row written or
+// holding the cursor, framed like Dump; with rows > 0 only its last rows
+// rows. Unlike Dump it does not depend on where the screen happens to be
+// scrolled, which an inline interface cannot control: the same output in
+// a taller live region that shrank again gives the same Content.
+func (t *Terminal) Content(rows int) string {
+	all := append(append([]row(nil), t.scrollback...), t.rows...)
+	cursor := len(t.scrollback) + t.cy
+	end := len(all)
+	for end > cursor+1 && usedCells(all[end-1].cells) == 0 {
+		end--
+	}
+	start := 0
+	if rows > 0 && end-rows > 0 {
+		start = end - rows
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "     +%s+\n", strings.Repeat("-", t.width))
+	for y := start; y < end; y++ {
+		cells := all[y].cells
+		pad := t.width - usedCells(cells)
+		fmt.Fprintf(&b, "%4d |%s%s|\n", y-start, rowText(cells), strings.Repeat(" ", max(pad, 0)))
+	}
+	fmt.Fprintf(&b, "     +%s+\n", strings.Repeat("-", t.width))
+	vis := "visible"
+	if !t.CursorVisible {
+		vis = "hidden"
+	}
+	fmt.Fprintf(&b, "cursor %d,%d %s\n", cursor-start, t.cx, vis)
+	return b.String()
+}

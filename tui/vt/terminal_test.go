@@ -157,3 +157,17 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+// TestContent shows the same rows whether the screen scrolled or not.
+func TestContent(t *testing.T) {
+	a, b := New(10, 4), New(10, 4)
+	a.WriteString("one\r\ntwo\r\nthree")
+	b.WriteString("one\r\ntwo\r\nthree\r\n\r\n\r\n\x1b[3A\x1b[6G")
+	if a.Content(0) != b.Content(0) {
+		t.Errorf("Content differs:\n%s\n%s", a.Content(0), b.Content(0))
+	}
+	want := "     +----------+\n   0 |two       |\n   1 |three     |\n     +----------+\ncursor 1,5 visible\n"
+	if got := a.Content(2); got != want {
+		t.Errorf("Content(2) = %q, want %q", got, want)
+	}
+}
