@@ -412,9 +412,15 @@ func (api *hostAPI) send(r *host.Request) error {
 		return fmt.Errorf("app.send: mode %q is not queue, steer or interrupt", p.Mode)
 	}
 	switch a.mode {
-	case "interactive", "rpc":
+	case "interactive":
 		a.ui.get().Submit(r.Extension, p.Text)
 		return nil
+	case "rpc":
+		// RPC ignores the v2 submit frame; app.send is an explicit request
+		// and queues a prompt like a client's.
+		if q, ok := a.ui.get().(interface{ QueuePrompt(ext, text string) error }); ok {
+			return q.QueuePrompt(r.Extension, p.Text)
+		}
 	}
 	if p.Mode != proto.SendInterrupt && a.agent.FollowUp(p.Text) {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,12 +118,15 @@ func (a *Agent) Prompt(ctx context.Context, in Input) error {
 	a.running = true
 	a.cancel = cancel
 	a.mu.Unlock()
+	idle := false // nextOrIdle already released the agent
 	defer func() {
-		a.mu.Lock()
-		a.running = false
-		a.cancel = nil
-		a.steering = nil
-		a.mu.Unlock()
+		if !idle {
+			a.mu.Lock()
+			a.running = false
+			a.cancel = nil
+			a.steering = nil
+			a.mu.Unlock()
+		}
 		cancel()
 		a.cfg.Emit(Done{})
 	}()
@@ -132,12 +136,35 @@ func (a *Agent) Prompt(ctx context.Context, in Input) error {
 		if err != nil {
 			return err
 		}
-		next, ok := a.popFollowUp()
+		next, ok := a.nextOrIdle()
 		if !ok {
+			idle = true
 			return nil
 		}
 		in = Input{Text: next, Source: "queue"}
 	}
+}
+
+// nextOrIdle returns the next queued text (steering that arrived too late
+// for the last step, then follow-ups) or, under the same lock, marks the
+// agent idle, so that Steer and FollowUp never accept text that is then
+// dropped.
+func (a *Agent) nextOrIdle() (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.steering) > 0 {
+		t := strings.Join(a.steering, "\n\n")
+		a.steering = nil
+		return t, true
+	}
+	if len(a.followUps) > 0 {
+		t := a.followUps[0]
+		a.followUps = a.followUps[1:]
+		return t, true
+	}
+	a.running = false
+	a.cancel = nil
+	return "", false
 }
 
 // Busy reports whether a prompt is running.
@@ -180,17 +207,6 @@ func (a *Agent) FollowUp(text string) bool {
 	}
 	a.followUps = append(a.followUps, text)
 	return true
-}
-
-func (a *Agent) popFollowUp() (string, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.followUps) == 0 {
-		return "", false
-	}
-	t := a.followUps[0]
-	a.followUps = a.followUps[1:]
-	return t, true
 }
 
 func (a *Agent) takeSteering() []string {

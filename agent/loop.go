@@ -236,7 +236,7 @@ func (a *Agent) showAssistant(ctx context.Context, msg provider.Message) {
 }
 
 func withoutText(in []Block) []Block {
-	var out []Block
+	out := []Block{}
 	for _, b := range in {
 		if b.Type != "text" {
 			out = append(out, b)
