@@ -157,6 +157,10 @@ func (u *ui) commandResult(name string, r cmdResult, err error) {
 
 // runSkill sends a skill's instructions with the user's request.
 func (u *ui) runSkill(name, args string) {
+	if u.reloading {
+		u.chat.AddNotice("warn", "", "the skills are being reloaded; try again in a moment")
+		return
+	}
 	if u.app.skills == nil {
 		u.chat.AddNotice("warn", "", "skills are off (--no-skills)")
 		return
@@ -286,11 +290,15 @@ func (u *ui) reloadExt() {
 	}
 	ctx, cancel := context.WithCancel(u.ctx)
 	u.job = &job{label: "Reloading extensions", start: u.now(), cancel: cancel}
+	// The reload replaces the app's skills and tools on its goroutine:
+	// nothing here reads them until it is done.
+	u.reloading = true
 	u.goJob(func() {
 		defer cancel()
 		reports, err := u.app.reload(ctx)
 		u.inbox.post(func(u *ui) {
 			u.job = nil
+			u.reloading = false
 			u.dirty = true
 			u.reloaded(reports, err)
 			u.startQueued()
@@ -330,6 +338,10 @@ func (u *ui) reloaded(reports []host.Report, err error) {
 
 // showSkills lists the skills.
 func (u *ui) showSkills() {
+	if u.reloading {
+		u.chat.AddNotice("warn", "", "the skills are being reloaded; try again in a moment")
+		return
+	}
 	if u.app.skills == nil || len(u.app.skills.List()) == 0 {
 		u.chat.AddNotice("info", "", "no skills found; put <name>/SKILL.md under .zut/skills or $ZUT_HOME/skills")
 		return
@@ -373,7 +385,7 @@ func (u *ui) nameSession(title string) {
 // refreshCommands rebuilds the completion of slash commands, @ files and
 // paths.
 func (u *ui) refreshCommands() {
-	if u.app == nil {
+	if u.app == nil || u.reloading {
 		return
 	}
 	var cmds []tui.Command

@@ -102,6 +102,7 @@ type ui struct {
 	queue     []string
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time
+	reloading bool      // the extensions reload: the app\'s skills and tools change
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
