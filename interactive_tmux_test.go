@@ -48,13 +48,20 @@ func TestTmuxSession(t *testing.T) {
 	sock := fmt.Sprintf("zut-e2e-%d", os.Getpid())
 	tm := &tmuxServer{t: t, sock: sock}
 	t.Cleanup(tm.kill)
-	cmd := fmt.Sprintf("cd %q && env HOME=%q ZUT_HOME=%q ANTHROPIC_API_KEY=test-key %q --provider anthropic --model claude-sonnet-4-5 --base-url %q --ext %q --ext %q; echo ZUT-EXIT=$?; sleep 600",
-		proj, home, filepath.Join(home, ".zut"), bin["zut"], url, bin["todo"], bin["hello"])
+	// The "editor" for Ctrl+G appends to the file it is given.
+	editor := filepath.Join(dir, "editor.sh")
+	os.WriteFile(editor, []byte("#!/bin/sh\nprintf ' and more from the editor' >> \"$1\"\n"), 0o755)
+	cmd := fmt.Sprintf("cd %q && env HOME=%q ZUT_HOME=%q VISUAL=%q ANTHROPIC_API_KEY=test-key %q --provider anthropic --model claude-sonnet-4-5 --base-url %q --ext %q --ext %q; echo ZUT-EXIT=$?; sleep 600",
+		proj, home, filepath.Join(home, ".zut"), editor, bin["zut"], url, bin["todo"], bin["hello"])
 	tm.run("-f", "/dev/null", "new-session", "-d", "-s", "zut", "-x", "100", "-y", "30", cmd)
 	tm.wait("the prompt", "ask anything")
 	tm.wait("the extensions in the header", "todo, hello")
 
-	// Type and send.
+	// Edit in the external editor, then send.
+	tm.keys("-l", "hi there")
+	tm.keys("C-g")
+	tm.wait("the text from the editor", "› hi there and more from the editor")
+	tm.keys("C-u")
 	tm.keys("-l", "hi there")
 	tm.keys("Enter")
 	tm.wait("the answer", "Ask me anything.")

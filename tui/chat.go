@@ -352,7 +352,8 @@ func (c *Chat) ToolDone(id, name, result string, isError bool, diff *ToolDiff, e
 	if diff != nil {
 		t.view.HasDiff, t.view.OldText, t.view.NewText = true, diff.Old, diff.New
 	}
-	if !t.start.IsZero() && !end.IsZero() {
+	if !t.start.IsZero() && !end.IsZero() && end.Sub(t.start) >= 100*time.Millisecond {
+		// Quick calls need no timing.
 		t.view.Elapsed = end.Sub(t.start)
 	}
 	t.dirty()
