@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +153,7 @@ func newUI(ctx context.Context, e *env, o options, cfg uiConfig, home string, st
 	u.themes = tui.NewThemeSet()
 	thinking, _ := tui.ParseThinkingMode(st.Thinking)
 	u.theme = u.pickTheme()
-	u.chat = tui.NewChat(width, height, tui.ChatOptions{Theme: u.theme, Profile: profile, Hyperlinks: profile >= tui.ProfileANSI, Thinking: thinking})
+	u.chat = tui.NewChat(width, height, tui.ChatOptions{Theme: u.theme, Profile: profile, Hyperlinks: hyperlinks(e.getenv, profile), Thinking: thinking})
 	hist, err := tui.OpenHistory(historyPath(home), st.HistorySize)
 	if err != nil {
 		u.chat.AddNotice("warn", "", fmt.Sprintf("history %s: %v; prompts of this session are not saved", historyPath(home), err))
@@ -171,6 +172,20 @@ func newUI(ctx context.Context, e *env, o options, cfg uiConfig, home string, st
 	}
 	u.setPlaceholder()
 	return u
+}
+
+// hyperlinks reports whether links can be OSC 8 hyperlinks: terminals
+// that do not know them ignore them, except the Linux console and GNU
+// screen, which show them as text.
+func hyperlinks(getenv func(string) string, p tui.Profile) bool {
+	term := getenv("TERM")
+	switch {
+	case p == tui.ProfileNone, term == "linux":
+		return false
+	case strings.HasPrefix(term, "screen") && getenv("TMUX") == "":
+		return false
+	}
+	return true
 }
 
 // setPlaceholder sets the editor's hint for the current state.

@@ -261,3 +261,25 @@ func TestUIPlainTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestUINoColor draws with NO_COLOR's profile: attributes, never a colour.
+func TestUINoColor(t *testing.T) {
+	h := startUI(t, uiOptions{profile: tui.ProfileMono, replies: []providertest.Reply{{Text: codeAnswer}}})
+	h.idle()
+	h.typeText("/he")
+	h.flushInput()
+	h.sync()
+	menu := h.styled()
+	h.send("\x15") // ctrl+u
+	h.typeText("answer")
+	h.send("\r")
+	h.waitText("That is all.")
+	h.idle()
+	s := h.styled() + menu
+	if strings.Contains(s, "fg=") || strings.Contains(s, "bg=") {
+		t.Errorf("NO_COLOR output has colours:\n%s", s)
+	}
+	if !strings.Contains(s, "bold") {
+		t.Errorf("NO_COLOR output lost its attributes:\n%s", s)
+	}
+}
