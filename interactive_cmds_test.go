@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider/providertest"
 	"github.com/zut-go/zut/tui"
 )
@@ -342,4 +344,61 @@ func TestUIProbe(t *testing.T) {
 	if frames == 0 || len(flags) == 0 || flags[len(flags)-1] != 1 {
 		t.Errorf("sync frames %d, kitty flags %v; want frames and flags [1]", frames, flags)
 	}
+}
+
+// TestUIExtensionDialogs answers an extension's select, confirm, input
+// and overlay dialogs with keys.
+func TestUIExtensionDialogs(t *testing.T) {
+	tests := []struct {
+		name string
+		req  proto.UIRequest
+		keys string
+		want string // the answer, as JSON
+	}{
+		{"select", proto.UIRequest{Kind: proto.UISelect, Title: "Deploy to", Options: []string{"staging", "production"}}, "\x1b[B\r", `{"value":"production","index":1}`},
+		{"select cancelled", proto.UIRequest{Kind: proto.UISelect, Options: []string{"a", "b"}}, "\x1b[27u", `{"cancelled":true}`},
+		{"confirm yes", proto.UIRequest{Kind: proto.UIConfirm, Message: "Deploy now?"}, "y", `{"value":true}`},
+		{"confirm default no", proto.UIRequest{Kind: proto.UIConfirm, Message: "Delete?", Default: json.RawMessage("false")}, "\r", `{"value":false}`},
+		{"input", proto.UIRequest{Kind: proto.UIInput, Message: "Branch name?", Placeholder: "feature/..."}, "fix-parser\r", `{"value":"fix-parser"}`},
+		{"overlay action", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: "1. read\n2. write", Actions: []string{"Approve", "Reject"}}, "\x1b[B\r", `{"index":1,"action":"Reject"}`},
+		{"overlay dismissed", proto.UIRequest{Kind: proto.UIOverlay, Title: "Note", Text: "Just so you know."}, "\r", `{"index":-1}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{})
+			h.idle()
+			answers := make(chan proto.UIResponse, 1)
+			tc.req.ID = "d1"
+			h.do(func(u *ui) {
+				u.bridge().UIRequest("deployer", tc.req, func(r proto.UIResponse) { answers <- r })
+			})
+			h.send(tc.keys)
+			select {
+			case got := <-answers:
+				b, _ := json.Marshal(got)
+				if string(b) != tc.want {
+					t.Errorf("answer = %s, want %s", b, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no answer; screen:\n%s", h.screen(false))
+			}
+			h.sync()
+			if s := h.screen(false); strings.Contains(s, "╭") {
+				t.Errorf("the dialog stays open:\n%s", s)
+			}
+		})
+	}
+}
+
+// TestUIPrintNotes shows an extension's print notes in the transcript.
+func TestUIPrintNotes(t *testing.T) {
+	h := startUI(t, uiOptions{width: 50, height: 20})
+	h.idle()
+	h.do(func(u *ui) {
+		b := u.bridge()
+		b.Print("plan", proto.Print{Text: "Step 1 done", Style: "info"})
+		b.Print("plan", proto.Print{Text: "**Plan**\n\n- read\n- write", Style: "block", Markdown: true, Subtitle: "The plan"})
+		b.Header("plan", proto.Header{Text: "PLAN MODE"})
+	})
+	uiGolden(t, "print_notes", h.screen(true))
 }
