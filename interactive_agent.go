@@ -151,8 +151,9 @@ func (u *ui) takeSteer(text string) bool {
 	return false
 }
 
-// startPrompt runs text as a prompt on its own goroutine.
-func (u *ui) startPrompt(text string) {
+// startPrompt runs text as a prompt on its own goroutine. source tells
+// extensions where it came from: interactive, extension or queue.
+func (u *ui) startPrompt(text, source string) {
 	if u.app == nil {
 		return
 	}
@@ -176,7 +177,7 @@ func (u *ui) startPrompt(text string) {
 	u.turn = turnStats{start: u.now(), ctxTokens: u.turn.ctxTokens, cost: u.turn.cost}
 	u.setPlaceholder()
 	u.dirty = true
-	in := agent.Input{Text: text}
+	in := agent.Input{Text: text, Source: source}
 	u.goJob(func() {
 		err := u.app.prompt(u.ctx, in)
 		u.inbox.post(func(u *ui) { u.promptDone(err) })
@@ -205,15 +206,18 @@ func (u *ui) promptDone(err error) {
 		next := u.queue[0]
 		u.queue = u.queue[1:]
 		u.syncQueue()
-		u.startPrompt(next)
+		u.startPrompt(next.text, "queue")
 	}
 }
 
 // enqueue keeps text to run after the current prompt.
-func (u *ui) enqueue(text string) {
-	u.queue = append(u.queue, text)
+func (u *ui) enqueue(text, source string) {
+	u.queue = append(u.queue, queued{text, source})
 	u.syncQueue()
 }
+
+// queued is a prompt waiting for the running one.
+type queued struct{ text, source string }
 
 // unqueue takes the newest queued prompt back into the editor. It
 // reports false when nothing is queued.
@@ -221,7 +225,7 @@ func (u *ui) unqueue() bool {
 	if len(u.queue) == 0 {
 		return false
 	}
-	last := u.queue[len(u.queue)-1]
+	last := u.queue[len(u.queue)-1].text
 	u.queue = u.queue[:len(u.queue)-1]
 	u.syncQueue()
 	if !u.ed.Empty() {
@@ -234,7 +238,7 @@ func (u *ui) unqueue() bool {
 func (u *ui) syncQueue() {
 	q := make([]tui.Queued, 0, len(u.queue))
 	for _, t := range u.queue {
-		q = append(q, tui.Queued{Text: t})
+		q = append(q, tui.Queued{Text: t.text})
 	}
 	u.chat.SetQueue(q)
 	u.dirty = true

@@ -144,7 +144,7 @@ func (u *ui) commandResult(name string, r cmdResult, err error) {
 	switch r.Action {
 	case "prompt":
 		if strings.TrimSpace(r.Prompt) != "" {
-			u.submitPrompt(r.Prompt)
+			u.submitPrompt(r.Prompt, "extension")
 		}
 	case "insert":
 		u.ed.Insert(r.Insert)
@@ -178,7 +178,7 @@ func (u *ui) runSkill(name, args string) {
 	if args != "" {
 		text += "\n\n" + args
 	}
-	u.submitPrompt(text)
+	u.submitPrompt(text, "interactive")
 }
 
 // clearAll starts a new conversation on a clean screen.
@@ -277,7 +277,7 @@ func (u *ui) startQueued() {
 	next := u.queue[0]
 	u.queue = u.queue[1:]
 	u.syncQueue()
-	u.startPrompt(next)
+	u.startPrompt(next.text, "queue")
 }
 
 // reloadExt restarts the extensions and shows what happened: a status

@@ -104,7 +104,7 @@ func (b uiBridge) Submit(ext, text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	b.post(func(u *ui) { u.submitPrompt(text) })
+	b.post(func(u *ui) { u.submitPrompt(text, "extension") })
 }
 
 func (b uiBridge) SubmitSlash(ext, text string) {
@@ -156,12 +156,12 @@ func (b uiBridge) Log(ext, msg string) {
 
 // submitPrompt runs text as a prompt, or queues it behind the running
 // one, as typed text would be (the extension protocol's submit).
-func (u *ui) submitPrompt(text string) {
+func (u *ui) submitPrompt(text, source string) {
 	if u.busy || u.job != nil {
-		u.enqueue(text)
+		u.enqueue(text, source)
 		return
 	}
-	u.startPrompt(text)
+	u.startPrompt(text, source)
 }
 
 // closePanelByUser closes the panel on Esc or Ctrl+C and tells its owner

@@ -144,12 +144,12 @@ func (u *ui) submit(text string) {
 	case strings.HasPrefix(trimmed, "!") && len(trimmed) > 1:
 		u.shell(strings.TrimSpace(trimmed[1:]))
 	case u.busy || u.job != nil:
-		u.enqueue(text)
+		u.enqueue(text, "interactive")
 	default:
 		if strings.HasPrefix(trimmed, "//") {
 			text = strings.TrimPrefix(strings.TrimLeft(text, " \t\n"), "/")
 		}
-		u.startPrompt(text)
+		u.startPrompt(text, "interactive")
 	}
 	u.dirty = true
 }

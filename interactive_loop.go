@@ -100,7 +100,7 @@ type ui struct {
 	// conversation state
 	busy      bool // a prompt runs
 	turn      turnStats
-	queue     []string
+	queue     []queued
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time
 	reloading bool      // the extensions reload: the app\'s skills and tools change
