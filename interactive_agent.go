@@ -100,6 +100,10 @@ func (u *ui) onEvent(ev agent.Event) {
 		u.chat.AddNotice("error", "", ev.Message)
 	case agent.Notice:
 		u.chat.AddNotice(ev.Level, ev.Source, ev.Message)
+	case agent.ModelChange:
+		if ev.Source == "extension" {
+			u.chat.AddNotice("info", "", "an extension switched the model to "+ev.Model)
+		}
 	case agent.CompactDone:
 		u.chat.AddNotice("success", "", "conversation compacted")
 	case agent.Done:
@@ -309,8 +313,12 @@ func (u *ui) updateFooter() {
 	}
 	a := u.app
 	model := "no model"
-	if a.resolved != nil {
-		model = a.resolved.Display
+	if m := a.agent.Model(); m.ID != "" {
+		// The agent's model: extensions may change it (model.set).
+		model = m.ID
+		if m.Provider != "" {
+			model = m.Provider + "/" + m.ID
+		}
 		if r := a.agent.Reasoning(); r.Effort != "" && r.Effort != "off" {
 			model += " · " + r.Effort
 		} else if r.BudgetTokens > 0 {
