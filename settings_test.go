@@ -98,3 +98,27 @@ func TestSaveSettingsBrokenFile(t *testing.T) {
 		t.Errorf("the broken file was overwritten: %s", data)
 	}
 }
+
+// FuzzLoadSettings reads any config.json: no panic, and what loads saves
+// and loads again unchanged.
+func FuzzLoadSettings(f *testing.F) {
+	f.Add([]byte(`{"theme": "dark", "auto_compact": 0.5, "options": {"a": 1}}`))
+	f.Add([]byte(`{"terminal_alerts": "yes", "paste_lines": -1}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"thinking": "full", "model": "  x  "}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		home := t.TempDir()
+		os.WriteFile(filepath.Join(home, settingsFile), data, 0o644)
+		s, err := loadSettings(home)
+		if err != nil {
+			return
+		}
+		if err := saveSettings(home, s); err != nil {
+			t.Fatalf("saveSettings after a clean load: %v", err)
+		}
+		again, err := loadSettings(home)
+		if err != nil || !reflect.DeepEqual(again, s) {
+			t.Fatalf("round trip of %q: %+v, %v; want %+v", data, again, err, s)
+		}
+	})
+}

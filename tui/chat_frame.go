@@ -63,17 +63,25 @@ func (c *Chat) Frame(now time.Time) Frame {
 		if !small && !c.chrome.compact {
 			rows = append(rows, rule)
 		}
-		lines, r, col := c.Editor.Render(max(c.width-promptWidth, 1))
+		pw := promptWidth
+		if c.width <= 2*promptWidth {
+			pw = 0 // no room for the prompt mark
+		}
+		lines, r, col := c.Editor.Render(max(c.width-pw, 1))
 		accent := t.Style(RoleAccent)
 		accent.Bold = true
 		for i, l := range lines {
-			prefix := "  "
-			if i == 0 {
+			prefix := ""
+			switch {
+			case pw == 0:
+			case i == 0:
 				prefix = RenderSpans([]Span{{Text: "›", Style: accent}}, p, false) + " "
+			default:
+				prefix = "  "
 			}
 			rows = append(rows, prefix+l)
 		}
-		f.CursorRow, f.CursorCol = len(rows)-len(lines)+r, col+promptWidth
+		f.CursorRow, f.CursorCol = len(rows)-len(lines)+r, col+pw
 		if !small && !c.chrome.compact {
 			rows = append(rows, rule)
 		}

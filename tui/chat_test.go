@@ -276,3 +276,40 @@ func TestPromptDialog(t *testing.T) {
 		t.Errorf("enter = %q, %v, %v; want fix, true, false", text, done, cancelled)
 	}
 }
+
+// FuzzChatFrame streams any text as an answer, reasoning and tool output:
+// nothing panics and no line is wider than the terminal.
+func FuzzChatFrame(f *testing.F) {
+	f.Add("# hi\n\n```go\nx := 1\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n", 20, 3)
+	f.Add("\x1b[2J\x1b]0;title\x07日本語👍🏽\t\r\n- [x] done", 7, 1)
+	f.Add("plain", 1, 5)
+	f.Fuzz(func(t *testing.T, text string, width, chunk int) {
+		if width < 1 || width > 300 || chunk < 1 || len(text) > 4000 {
+			return
+		}
+		c := NewChat(width, 10, ChatOptions{Profile: ProfileTrueColor})
+		c.Editor = &Editor{}
+		c.AddUser(text)
+		c.BeginMessage()
+		c.StartTool("t", "bash")
+		c.ToolArgs("t", text)
+		c.AppendThinking(text)
+		check := func(f Frame) {
+			for _, l := range append(f.Commit, f.Live...) {
+				if w := StringWidth(l); w > width {
+					t.Fatalf("line %q is %d cells wide, terminal %d", l, w, width)
+				}
+			}
+		}
+		for i := 0; i < len(text); i += chunk {
+			c.AppendText(text[i:min(i+chunk, len(text))])
+			c.ToolProgress("t", text[i:min(i+chunk, len(text))])
+			check(c.Frame(chatNow))
+		}
+		c.ToolDone("t", "bash", text, true, &ToolDiff{Old: text, New: text + "x"}, chatNow)
+		c.AddNote(Note{Source: text, Level: "warn", Text: text})
+		c.SetPanel(&Panel{Title: text, Lines: []string{text}, Footer: text})
+		c.EndMessage(text)
+		check(c.Frame(chatNow))
+	})
+}
