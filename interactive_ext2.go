@@ -76,7 +76,7 @@ func (b uiBridge) UIChanged() {
 }
 
 func (b uiBridge) SetEditorText(ext, text string) {
-	b.post(func(u *ui) { u.ed.SetText(text); u.dirty = true })
+	b.post(func(u *ui) { u.replaceEditor(text); u.dirty = true })
 }
 
 func (b uiBridge) SuspendTUI(ext string) bool {

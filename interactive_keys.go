@@ -248,3 +248,15 @@ func (u *ui) redraw() {
 	u.screen.Invalidate()
 	u.dirty = true
 }
+
+// replaceEditor puts text in the editor. A draft that was there goes into
+// the history first, so that Up brings it back: typed text is never lost.
+func (u *ui) replaceEditor(text string) {
+	if draft := u.ed.Value(); strings.TrimSpace(draft) != "" && draft != text {
+		if err := u.hist.Add(draft); err != nil {
+			u.chat.AddNotice("warn", "", "save the draft to the history: "+err.Error())
+		}
+	}
+	u.ed.SetText(text)
+	u.dirty = true
+}

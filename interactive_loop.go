@@ -369,6 +369,10 @@ func (u *ui) flash(d time.Duration, lines ...tui.Note) {
 // shutdown ends everything the UI started, then clears the live region,
 // leaving the transcript in the scrollback.
 func (u *ui) shutdown() {
+	// A draft left in the editor is kept in the history for next time.
+	if draft := u.ed.Value(); strings.TrimSpace(draft) != "" {
+		u.hist.Add(draft)
+	}
 	if u.app != nil {
 		u.app.agent.Abort()
 	}

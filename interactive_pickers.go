@@ -332,7 +332,7 @@ func (u *ui) openFork() {
 		u.chat.Clear()
 		u.chat.AddNotice("success", "", "new branch: the conversation continues from before this message, which is in the editor")
 		u.replay()
-		u.ed.SetText(texts[it.Value])
+		u.replaceEditor(texts[it.Value])
 	}})
 }
 
