@@ -93,6 +93,10 @@ func TestTmuxSession(t *testing.T) {
 	tm.wait("the item in the panel", "□ buy milk")
 	tm.keys("-l", "x")
 	tm.wait("the item checked", "✓ buy milk")
+	if *updateTUI {
+		os.MkdirAll(filepath.Join(uiGoldenDir, "..", "tmux"), 0o755)
+		os.WriteFile(filepath.Join(uiGoldenDir, "..", "tmux", "panel.txt"), []byte(tm.capture(false)), 0o644)
+	}
 	tm.keys("Escape")
 	tm.waitGone("the panel to close", "esc close")
 
