@@ -180,3 +180,23 @@ func TestUIIdle(t *testing.T) {
 		t.Errorf("idle UI wrote %d bytes", after-before)
 	}
 }
+
+// BenchmarkKeystrokeLoop measures a keystroke through the whole UI: the
+// byte on the terminal's input, the decoder, the UI loop, the frame on the
+// terminal, with 10,000 messages in the transcript.
+func BenchmarkKeystrokeLoop(b *testing.B) {
+	h := startUI(b, uiOptions{width: 100, height: 30})
+	h.idle()
+	h.do(func(u *ui) { fillTranscript(u, 10000) })
+	keys := []string{"a", "\x7f"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// Drain a frame signal left over, then wait for this key's frame.
+		select {
+		case <-h.frames:
+		default:
+		}
+		h.send(keys[i%2])
+		<-h.frames
+	}
+}

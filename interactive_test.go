@@ -48,7 +48,7 @@ func (l *lockedVT) bytes() int64 {
 // uiHarness runs the real UI loop (runUI) on pipes and a virtual
 // terminal, against a scripted model server.
 type uiHarness struct {
-	t      *testing.T
+	t      testing.TB
 	term   *lockedVT
 	in     *io.PipeWriter
 	ui     *ui
@@ -78,7 +78,7 @@ type uiOptions struct {
 
 // startUI starts zut's UI in a fresh home and project directory. The
 // project is $HOME/proj, so that paths show as ~/proj.
-func startUI(t *testing.T, o uiOptions) *uiHarness {
+func startUI(t testing.TB, o uiOptions) *uiHarness {
 	t.Helper()
 	if o.width == 0 {
 		o.width, o.height = 80, 24
