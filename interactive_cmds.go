@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -380,60 +379,4 @@ func (u *ui) nameSession(title string) {
 		return
 	}
 	u.chat.AddNotice("success", "", "session named: "+title)
-}
-
-// refreshCommands rebuilds the completion of slash commands, @ files and
-// paths.
-func (u *ui) refreshCommands() {
-	if u.app == nil || u.reloading {
-		return
-	}
-	var cmds []tui.Command
-	for _, c := range u.app.commands() {
-		if c.Name == "skill" {
-			continue
-		}
-		desc := c.Description
-		if c.Extension != "" {
-			desc = "[" + c.Extension + "] " + desc
-		}
-		cmds = append(cmds, tui.Command{Name: c.Name, Description: desc})
-	}
-	sort.SliceStable(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
-	if u.files == nil {
-		u.files = &tui.FileIndex{Root: u.app.cwd}
-	}
-	u.ed.Completer = tui.Completers{
-		argCompleter{u},
-		&tui.CommandCompleter{Commands: cmds},
-		&tui.FileCompleter{Index: u.files},
-		&tui.PathCompleter{Dir: u.app.cwd, Home: u.env.getenv("HOME")},
-	}
-}
-
-// argCompleter completes the arguments of extension commands registered
-// with completion, on Tab only (it asks the extension, which takes a
-// moment).
-type argCompleter struct{ u *ui }
-
-func (c argCompleter) Complete(text string, cursor int, explicit bool) *tui.Completion {
-	a := c.u.app
-	if !explicit || a == nil || a.host == nil || !strings.HasPrefix(text, "/") {
-		return nil
-	}
-	name, prefix, ok := strings.Cut(text[1:cursor], " ")
-	if !ok || strings.ContainsAny(name, "\n") {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(c.u.ctx, time.Second)
-	defer cancel()
-	items, err := a.host.CompleteCommand(ctx, name, prefix)
-	if err != nil || len(items) == 0 {
-		return nil
-	}
-	comp := &tui.Completion{Start: 1 + len(name) + 1, End: cursor}
-	for _, it := range items {
-		comp.Items = append(comp.Items, tui.CompletionItem{Value: it})
-	}
-	return comp
 }
