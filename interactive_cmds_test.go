@@ -402,3 +402,24 @@ func TestUIPrintNotes(t *testing.T) {
 	})
 	uiGolden(t, "print_notes", h.screen(true))
 }
+
+// TestUISkills lists the skills and sends one with /skill:name.
+func TestUISkills(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "Greeted."}}, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.home, "proj", ".zut", "skills", "greet")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: greet\ndescription: greet people warmly\n---\nAlways greet with a wave emoji.\n"), 0o644)
+	}})
+	h.idle()
+	h.typeText("/skills")
+	h.send("\r")
+	h.waitText("greet people warmly")
+	h.typeText("/skill:greet say hi to Ana")
+	h.send("\r")
+	h.waitText("Greeted.")
+	h.idle()
+	body, _ := json.Marshal(h.srv.Requests()[0].Body)
+	if !strings.Contains(string(body), "Always greet with a wave emoji.") || !strings.Contains(string(body), "say hi to Ana") {
+		t.Errorf("the request lacks the skill or the request text: %s", body)
+	}
+}
