@@ -423,3 +423,30 @@ func TestUISkills(t *testing.T) {
 		t.Errorf("the request lacks the skill or the request text: %s", body)
 	}
 }
+
+// TestUISessionCommands runs /compact (too early), /name, /session, /new
+// and /clear.
+func TestUISessionCommands(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "first"}}})
+	h.idle()
+	steps := []struct{ cmd, want string }{
+		{"/compact", "nothing to compact yet"},
+		{"/name parser work", "session named: parser work"},
+		{"/session", "title: parser work"},
+		{"/bogus", "unknown command /bogus"},
+		{"/new", "new conversation"},
+	}
+	for _, st := range steps {
+		h.typeText(st.cmd)
+		h.send("\r")
+		h.waitText(st.want)
+		h.idle()
+	}
+	h.typeText("hello")
+	h.send("\r")
+	h.waitText("first")
+	h.idle()
+	h.typeText("/clear")
+	h.send("\r")
+	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
+}
