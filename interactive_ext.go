@@ -179,13 +179,14 @@ func (u *ui) closePanelByUser() {
 }
 
 // alert rings the terminal bell when terminal alerts are on: for an
-// extension's alert frame, when a tool waits for confirmation, and when a
-// prompt finishes while the terminal window is not focused.
+// extension's alert frame, and, while the terminal window is not focused
+// (terminals that report focus), when a tool waits for confirmation or a
+// prompt finished.
 func (u *ui) alert(why string) {
 	if !u.st.TerminalAlerts || u.plain {
 		return
 	}
-	if why == "done" && u.focused {
+	if why != "extension" && u.focused {
 		return
 	}
 	io.WriteString(u.cfg.out, "\a")
