@@ -113,7 +113,7 @@ type ui struct {
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex
 
-	// extension additions (interactive_ext2.go)
+	// extension additions (interactive_additions.go)
 	visibility  map[string]proto.UIVisibility
 	hideHint    bool
 	hideStartup bool
