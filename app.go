@@ -38,6 +38,7 @@ type app struct {
 	agent  *agent.Agent
 	ui     *uiSwitch // where extension chrome goes; the mode sets the target
 
+	mu        sync.Mutex // guards skills and tools, which a reload replaces
 	closeOnce sync.Once
 }
 
@@ -119,6 +120,13 @@ func newApp(ctx context.Context, e *env, o options, mode string, ui extUI, emit 
 	a.agent = agent.New(cfg)
 	a.enableHostAPI()
 	return a, nil
+}
+
+// skillIndex returns the current skills (nil with --no-skills).
+func (a *app) skillIndex() *skills.Index {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.skills
 }
 
 // agentModel converts a resolved provider model to the agent's view.
@@ -239,8 +247,8 @@ func (a *app) systemPrompt() (string, error) {
 		return "", fmt.Errorf("--append-system-prompt: %w", err)
 	}
 	var manifest string
-	if a.skills != nil {
-		manifest = a.skills.Manifest()
+	if idx := a.skillIndex(); idx != nil {
+		manifest = idx.Manifest()
 	}
 	s, _ := agent.SystemPrompt(agent.PromptOptions{
 		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,

@@ -228,8 +228,8 @@ func (a *app) commands() []command {
 	for _, n := range builtinCommands {
 		out = append(out, command{Name: n, Description: builtinCommandHelp[n], Source: "builtin"})
 	}
-	if a.skills != nil {
-		for _, s := range a.skills.List() {
+	if idx := a.skillIndex(); idx != nil {
+		for _, s := range idx.List() {
 			out = append(out, command{Name: "skill:" + s.Name, Description: s.Description, Source: "skill"})
 		}
 	}
@@ -301,11 +301,15 @@ func (a *app) reload(ctx context.Context) ([]host.Report, error) {
 	if err != nil {
 		return reports, err
 	}
+	var idx *skills.Index
 	if !a.opts.noSkills {
-		a.skills = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.getenv("HOME"), ExtensionDirs: a.host.Skills()})
+		idx = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.getenv("HOME"), ExtensionDirs: a.host.Skills()})
 	}
-	a.tools = tools.Builtins(tools.Config{CWD: a.cwd, Home: a.env.getenv("HOME"), Skills: a.skills})
-	a.agent.SetTools(a.tools)
+	ts := tools.Builtins(tools.Config{CWD: a.cwd, Home: a.env.getenv("HOME"), Skills: idx})
+	a.mu.Lock()
+	a.skills, a.tools = idx, ts
+	a.mu.Unlock()
+	a.agent.SetTools(ts)
 	if system, err := a.systemPrompt(); err == nil {
 		a.agent.SetSystem(system)
 	}

@@ -160,11 +160,11 @@ func (u *ui) runSkill(name, args string) {
 		u.chat.AddNotice("warn", "", "the skills are being reloaded; try again in a moment")
 		return
 	}
-	if u.app.skills == nil {
+	if u.app.skillIndex() == nil {
 		u.chat.AddNotice("warn", "", "skills are off (--no-skills)")
 		return
 	}
-	r := tools.Skill(u.app.skills, name)
+	r := tools.Skill(u.app.skillIndex(), name)
 	var parts []string
 	for _, b := range r.Content {
 		parts = append(parts, b.Text)
@@ -180,8 +180,13 @@ func (u *ui) runSkill(name, args string) {
 	u.submitPrompt(text, "interactive")
 }
 
-// clearAll starts a new conversation on a clean screen.
+// clearAll starts a new conversation on a clean screen, unless an
+// extension cancels the switch.
 func (u *ui) clearAll() {
+	u.askExtensions("/clear", func(ctx context.Context) error { return u.app.allowSessionSwitch(ctx, "clear") }, (*ui).clearNow)
+}
+
+func (u *ui) clearNow() {
 	if err := u.app.newSession(); err != nil {
 		u.chat.AddNotice("error", "", err.Error())
 		return
@@ -202,8 +207,13 @@ func (u *ui) clearAll() {
 	u.showHeader()
 }
 
-// newConversation starts a new conversation below the old one.
+// newConversation starts a new conversation below the old one, unless
+// an extension cancels the switch.
 func (u *ui) newConversation() {
+	u.askExtensions("/new", func(ctx context.Context) error { return u.app.allowSessionSwitch(ctx, "new") }, (*ui).newNow)
+}
+
+func (u *ui) newNow() {
 	if err := u.app.newSession(); err != nil {
 		u.chat.AddNotice("error", "", err.Error())
 		return
@@ -341,13 +351,13 @@ func (u *ui) showSkills() {
 		u.chat.AddNotice("warn", "", "the skills are being reloaded; try again in a moment")
 		return
 	}
-	if u.app.skills == nil || len(u.app.skills.List()) == 0 {
+	if u.app.skillIndex() == nil || len(u.app.skillIndex().List()) == 0 {
 		u.chat.AddNotice("info", "", "no skills found; put <name>/SKILL.md under .zut/skills or $ZUT_HOME/skills")
 		return
 	}
 	var b strings.Builder
 	b.WriteString("**Skills** (use one with `/skill:<name>`)\n\n")
-	for _, s := range u.app.skills.List() {
+	for _, s := range u.app.skillIndex().List() {
 		fmt.Fprintf(&b, "- `%s` %s\n", s.Name, s.Description)
 	}
 	u.chat.AddMarkdown(b.String(), tui.RoleText)

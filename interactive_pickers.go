@@ -114,15 +114,21 @@ func (u *ui) openFork() {
 		if !ok {
 			return
 		}
-		if err := u.app.fork(e.ParentID); err != nil {
-			u.chat.AddNotice("error", "", "fork: "+err.Error())
-			return
-		}
-		u.chat.Clear()
-		u.chat.AddNotice("success", "", "new branch: the conversation continues from before this message, which is in the editor")
-		u.replay()
-		u.replaceEditor(texts[it.Value])
+		u.askExtensions("fork", func(ctx context.Context) error { return u.app.allowFork(ctx, e.ParentID) }, func(u *ui) { u.forkBefore(e.ParentID, texts[it.Value]) })
 	}})
+}
+
+// forkBefore forks at parent and puts text, the message the branch
+// replaces, in the editor.
+func (u *ui) forkBefore(parent, text string) {
+	if err := u.app.fork(parent); err != nil {
+		u.chat.AddNotice("error", "", "fork: "+err.Error())
+		return
+	}
+	u.chat.Clear()
+	u.chat.AddNotice("success", "", "new branch: the conversation continues from before this message, which is in the editor")
+	u.replay()
+	u.replaceEditor(text)
 }
 
 // openTree shows the session tree; choosing an entry switches to its
@@ -185,8 +191,17 @@ func (u *ui) gotoEntry(id string) {
 		return false
 	}
 	find(u.app.sess.Tree())
-	var err error
 	if hasKids {
+		u.askExtensions("fork", func(ctx context.Context) error { return u.app.allowFork(ctx, id) }, func(u *ui) { u.switchTo(id, true) })
+		return
+	}
+	u.switchTo(id, false)
+}
+
+// switchTo forks from id or switches to the branch ending at id.
+func (u *ui) switchTo(id string, fork bool) {
+	var err error
+	if fork {
 		err = u.app.fork(id)
 	} else {
 		err = u.app.switchBranch(id)
@@ -240,8 +255,13 @@ func (u *ui) openSessions(startup bool) {
 	}})
 }
 
-// resumeSession opens a saved session and shows its conversation.
+// resumeSession opens a saved session and shows its conversation, unless
+// an extension cancels the switch.
 func (u *ui) resumeSession(id string) {
+	u.askExtensions("resume", func(ctx context.Context) error { return u.app.allowSessionSwitch(ctx, "resume") }, func(u *ui) { u.resumeNow(id) })
+}
+
+func (u *ui) resumeNow(id string) {
 	if err := u.app.resumeSession(id); err != nil {
 		u.chat.AddNotice("error", "", err.Error())
 		return

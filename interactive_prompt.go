@@ -152,37 +152,11 @@ func (c confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent
 	}
 }
 
-// useInteractiveAgent rebuilds the app's agent with what newApp cannot
-// give it in this mode: the confirmation dialog and the auto-compaction
-// setting. It repeats newApp's configuration of the agent.
+// useInteractiveAgent gives the app's agent what only the UI provides: the
+// confirmation dialog and the auto-compaction setting.
 func (u *ui) useInteractiveAgent() {
-	a := u.app
-	system, err := a.systemPrompt()
-	if err != nil {
-		return
-	}
-	cfg := agent.Config{
-		System:      system,
-		Tools:       a.tools,
-		Store:       agent.SessionStore{S: a.sess},
-		Confirm:     confirmer{u},
-		Policy:      agent.Policy{Yolo: a.opts.yolo, Interactive: true},
-		MaxSteps:    a.opts.maxSteps,
-		Emit:        u.emit,
-		AutoCompact: u.st.AutoCompact,
-	}
-	if cfg.AutoCompact == 0 {
-		cfg.AutoCompact = -1
-	}
-	if a.bridge != nil {
-		cfg.Extensions = a.bridge
-	}
-	if a.resolved != nil {
-		cfg.Client = a.resolved.Client
-		cfg.Model = agentModel(a.resolved)
-		cfg.Reasoning = a.resolved.Reasoning
-	}
-	a.agent = agent.New(cfg)
+	u.app.agent.SetConfirmer(confirmer{u})
+	u.app.agent.SetAutoCompact(u.st.AutoCompact)
 }
 
 func plural(n int) string {

@@ -26,7 +26,7 @@ func (u *ui) settingsItems() []tui.ListItem {
 	return []tui.ListItem{
 		{Label: "Theme", Detail: u.st.Theme, Value: "theme"},
 		{Label: "Terminal alerts", Detail: onOff(u.st.TerminalAlerts), Value: "alerts"},
-		{Label: "Auto-compact at", Detail: ac + " (from the next start)", Value: "compact"},
+		{Label: "Auto-compact at", Detail: ac, Value: "compact"},
 		{Label: "Thinking", Detail: u.st.Thinking, Value: "thinking"},
 		{Label: "Default model", Detail: model + " (enter: use the current one)", Value: "model"},
 		{Label: "Collapse pastes over", Detail: fmt.Sprintf("%d lines", u.st.PasteLines), Value: "paste"},
@@ -61,6 +61,7 @@ func (u *ui) changeSetting(lo *listOverlay, key string, dir int, enter bool) {
 			}
 		}
 		u.st.AutoCompact = compactSteps[(i+dir+len(compactSteps))%len(compactSteps)]
+		u.app.agent.SetAutoCompact(u.st.AutoCompact)
 	case "thinking":
 		u.st.Thinking = cycle([]string{"collapsed", "full", "hidden"}, u.st.Thinking, dir)
 		mode, _ := tui.ParseThinkingMode(u.st.Thinking)

@@ -164,10 +164,10 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 // skillList describes the skills for /skills.
 func (s *rpcServer) skillList() []map[string]string {
 	out := []map[string]string{}
-	if s.app.skills == nil {
+	if s.app.skillIndex() == nil {
 		return out
 	}
-	for _, sk := range s.app.skills.List() {
+	for _, sk := range s.app.skillIndex().List() {
 		out = append(out, map[string]string{"name": sk.Name, "description": sk.Description, "path": sk.Path})
 	}
 	return out
@@ -175,11 +175,11 @@ func (s *rpcServer) skillList() []map[string]string {
 
 // runSkill sends a prompt made of the skill's text and the user's text.
 func (s *rpcServer) runSkill(c *proto.RPCRunCommand, name, text string) {
-	if s.app.skills == nil {
+	if s.app.skillIndex() == nil {
 		s.fail(c, errors.New("skills are off (--no-skills)"))
 		return
 	}
-	r := tools.Skill(s.app.skills, strings.TrimSpace(name))
+	r := tools.Skill(s.app.skillIndex(), strings.TrimSpace(name))
 	body := blockText(r.Content)
 	if r.IsError {
 		s.fail(c, errors.New(body))

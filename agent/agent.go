@@ -352,3 +352,30 @@ func (a *Agent) SetTools(ts []tools.Tool) {
 	defer a.mu.Unlock()
 	a.cfg.Tools = ts
 }
+
+// SetConfirmer sets who is asked before a mutating tool runs (nil: nobody;
+// Policy decides alone).
+func (a *Agent) SetConfirmer(c Confirmer) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Confirm = c
+}
+
+// SetAutoCompact sets the fraction of the context window at which the
+// conversation is compacted before the next request; 0 or less turns
+// automatic compaction off.
+func (a *Agent) SetAutoCompact(f float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if f <= 0 {
+		f = -1
+	}
+	a.cfg.AutoCompact = f
+}
+
+// SetPolicy replaces the confirmation policy.
+func (a *Agent) SetPolicy(p Policy) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Policy = p
+}

@@ -123,7 +123,10 @@ func (a *Agent) keepTokens() int {
 // maybeCompact compacts before a request when the last request used more
 // than the AutoCompact fraction of the context window.
 func (a *Agent) maybeCompact(ctx context.Context) error {
-	if a.cfg.AutoCompact < 0 {
+	a.mu.Lock()
+	threshold := a.cfg.AutoCompact
+	a.mu.Unlock()
+	if threshold < 0 {
 		return nil
 	}
 	w := a.Model().ContextWindow
@@ -134,7 +137,7 @@ func (a *Agent) maybeCompact(ctx context.Context) error {
 	u := a.lastUsage
 	a.mu.Unlock()
 	used := u.Input + u.CacheRead + u.CacheWrite + u.Output
-	if float64(used) < a.cfg.AutoCompact*float64(w) {
+	if float64(used) < threshold*float64(w) {
 		return nil
 	}
 	a.cfg.Emit(Notice{Level: "info", Message: fmt.Sprintf("context at %d%% of the window: compacting", used*100/w)})

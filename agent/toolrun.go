@@ -45,6 +45,13 @@ type Policy struct {
 	Interactive bool
 }
 
+// policy returns the confirmation policy and confirmer.
+func (a *Agent) policy() (Policy, Confirmer) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.Policy, a.cfg.Confirm
+}
+
 // toolDefs lists the tools offered in the next request: built-ins, then
 // extension tools whose names no built-in and no reserved name takes.
 func (a *Agent) toolDefs() []provider.Tool {
@@ -160,7 +167,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 		}
 		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail))
 	}
-	if isExt && bt == nil && et.Interactive && !a.cfg.Policy.Interactive {
+	if pol, _ := a.policy(); isExt && bt == nil && et.Interactive && !pol.Interactive {
 		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name))
 	}
 
@@ -196,7 +203,8 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 // confirm applies the policy; it reports whether the call is denied and
 // why.
 func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
-	if a.cfg.Policy.Yolo {
+	pol, confirmer := a.policy()
+	if pol.Yolo {
 		return false, ""
 	}
 	mutates := isExt
@@ -212,14 +220,14 @@ func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessa
 	if remembered {
 		return false, ""
 	}
-	if a.cfg.Confirm == nil {
-		if a.cfg.Policy.DenyMutating {
+	if confirmer == nil {
+		if pol.DenyMutating {
 			return true, fmt.Sprintf("tool %q was denied: zut runs with --no-yolo, which refuses tools that change files or run commands; use read-only tools or ask the user to rerun without --no-yolo", name)
 		}
 		return false, ""
 	}
 	a.notify(LifecycleEvent{Name: "tool_confirmation_requested", ToolID: id, ToolName: name, ToolPreview: preview})
-	ans, err := a.cfg.Confirm.Confirm(ctx, ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview})
+	ans, err := confirmer.Confirm(ctx, ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview})
 	if err != nil {
 		return true, fmt.Sprintf("tool %q was not run: %v", name, err)
 	}
