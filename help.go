@@ -47,6 +47,8 @@ Extensions:
   --no-extensions               load no extensions
 
   --version                     print the version
+
+Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 `
 
 var helpTopics = map[string]string{
@@ -55,8 +57,10 @@ var helpTopics = map[string]string{
 Usage:
   zut ext list [--json]                 installed extensions and their state
   zut ext doctor [--json] [-e DIR]...   load every extension and report what happened
-  zut ext install <path|git-url>        copy or clone into $ZUT_HOME/extensions/
+  zut ext install [--force] <path|git-url>
+                                        copy or clone into $ZUT_HOME/extensions/
   zut ext install --build=go <path>     build local Go source, then install
+                                        (--force replaces an installed one)
   zut ext remove [--yes] <name>         delete an installed extension
   zut ext enable <name>                 re-enable a disabled extension
   zut ext disable <name>                disable without removing
