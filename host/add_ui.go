@@ -37,22 +37,32 @@ type ToolRenderer struct {
 	Extension string
 }
 
+// addOnce appends v to *list under e.mu unless an element with the same
+// key is there already; frame names the registration in the warning. It
+// reports whether v was added.
+func addOnce[T any](e *extension, list *[]T, v T, key func(T) string, frame string) bool {
+	k := key(v)
+	e.mu.Lock()
+	for _, x := range *list {
+		if key(x) == k {
+			e.mu.Unlock()
+			e.warn("ignored a second %s of %q", frame, k)
+			return false
+		}
+	}
+	*list = append(*list, v)
+	e.mu.Unlock()
+	return true
+}
+
 func (e *extension) registerOption(f *proto.RegisterOption) {
 	if strings.TrimSpace(f.Name) == "" {
 		e.warn("ignored register_option without a name")
 		return
 	}
-	e.mu.Lock()
-	for _, o := range e.add.options {
-		if o.Name == f.Name {
-			e.mu.Unlock()
-			e.warn("ignored a second register_option of %q", f.Name)
-			return
-		}
+	if addOnce(e, &e.add.options, *f, func(o proto.RegisterOption) string { return o.Name }, "register_option") {
+		e.h.uiChanged()
 	}
-	e.add.options = append(e.add.options, *f)
-	e.mu.Unlock()
-	e.h.uiChanged()
 }
 
 func (e *extension) registerShortcut(f *proto.RegisterShortcut) {
@@ -61,17 +71,10 @@ func (e *extension) registerShortcut(f *proto.RegisterShortcut) {
 		e.warn("ignored register_shortcut without a key")
 		return
 	}
-	e.mu.Lock()
-	for _, s := range e.add.shortcuts {
-		if s.Key == key {
-			e.mu.Unlock()
-			e.warn("ignored a second register_shortcut of %q", key)
-			return
-		}
+	sc := proto.RegisterShortcut{Key: key, Description: f.Description}
+	if addOnce(e, &e.add.shortcuts, sc, func(s proto.RegisterShortcut) string { return s.Key }, "register_shortcut") {
+		e.h.uiChanged()
 	}
-	e.add.shortcuts = append(e.add.shortcuts, proto.RegisterShortcut{Key: key, Description: f.Description})
-	e.mu.Unlock()
-	e.h.uiChanged()
 }
 
 func (e *extension) setEditor(keys []string) {
@@ -92,18 +95,10 @@ func (e *extension) registerToolRenderer(f *proto.RegisterToolRenderer) {
 		e.warn("ignored register_tool_renderer without tool_name")
 		return
 	}
-	e.mu.Lock()
-	for _, r := range e.add.toolRenderers {
-		if r.ToolName == f.ToolName {
-			e.mu.Unlock()
-			e.warn("ignored a second register_tool_renderer of %q", f.ToolName)
-			return
-		}
+	if addOnce(e, &e.add.toolRenderers, *f, func(r proto.RegisterToolRenderer) string { return r.ToolName }, "register_tool_renderer") {
+		e.h.clearRenderCache()
+		e.h.uiChanged()
 	}
-	e.add.toolRenderers = append(e.add.toolRenderers, *f)
-	e.mu.Unlock()
-	e.h.clearRenderCache()
-	e.h.uiChanged()
 }
 
 func (e *extension) registerMessageRenderer(f *proto.RegisterMessageRenderer) {
