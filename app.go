@@ -293,7 +293,22 @@ func (a *app) Close() {
 			cancel()
 		}
 		if a.sess != nil {
-			a.sess.Close()
+			a.closeSession(a.sess)
 		}
 	})
+}
+
+// closeSession closes s and deletes its file when nothing was ever written
+// to it (zut opened and quit without a prompt), so that empty sessions do
+// not pile up in zut sessions. A file named with --session is kept.
+func (a *app) closeSession(s *session.Session) {
+	empty := s.Path() != "" && s.Len() == 0 && s.Path() != a.opts.sessionPath
+	path := s.Path()
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(a.env.stderr, "zut: warning: close session: %v\n", err)
+		return
+	}
+	if empty {
+		os.Remove(path)
+	}
 }

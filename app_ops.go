@@ -89,7 +89,7 @@ func (a *app) replaceSession(s *session.Session, event string) error {
 	old := a.sess
 	a.sess = s
 	if old != nil && old != s {
-		old.Close()
+		a.closeSession(old)
 	}
 	a.notifySession(event)
 	return nil
