@@ -65,6 +65,7 @@ func (s *Session) viewLocked() []viewed {
 	} else {
 		view = make([]viewed, 0, len(s.path1))
 	}
+	s.decodeMessages(s.path1[start:])
 	for _, i := range s.path1[start:] {
 		e := s.entries.at(i)
 		if e.Type == TypeMessage {

@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
+	"sync"
 
 	"github.com/zut-go/zut/provider"
 )
@@ -223,4 +225,38 @@ func (s *Session) message(i int32) *provider.Message {
 		s.raw[i] = nil
 	}
 	return e.Message
+}
+
+// parallelDecodeMin is how many undecoded messages make decoding them on
+// every CPU worth the goroutines.
+const parallelDecodeMin = 4096
+
+// decodeMessages decodes the messages of entries idx that are still raw,
+// on all CPUs when there are many (the first Messages of a large session
+// that was never compacted). The caller holds s.mu; each goroutine writes
+// only its own entries.
+func (s *Session) decodeMessages(idx []int32) {
+	var todo []int32
+	for _, i := range idx {
+		if e := s.entries.at(i); e.Type == TypeMessage && e.Message == nil && int(i) < len(s.raw) && s.raw[i] != nil {
+			todo = append(todo, i)
+		}
+	}
+	n := runtime.NumCPU()
+	if len(todo) < parallelDecodeMin || n < 2 {
+		return // message decodes them one by one as they are read
+	}
+	var wg sync.WaitGroup
+	chunk := (len(todo) + n - 1) / n
+	for start := 0; start < len(todo); start += chunk {
+		part := todo[start:min(start+chunk, len(todo))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, i := range part {
+				s.message(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
