@@ -32,12 +32,7 @@ const tmuxScript = `[
 ]`
 
 func TestTmuxSession(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tmux test skipped in -short mode")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the end-to-end terminal test needs it (apt install tmux)")
-	}
+	needTmux(t)
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	url := startFakeModel(t, bin["fakemodel"], filepath.Join(dir, "script.json"))
@@ -337,12 +332,7 @@ done
 // extensions: its resident memory (the budget is 30 MiB) and how often it
 // wakes up while idle.
 func TestTmuxIdleRSS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tmux test skipped in -short mode")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the end-to-end terminal test needs it (apt install tmux)")
-	}
+	needTmux(t)
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc here: cannot read the resident memory")
 	}
@@ -420,4 +410,16 @@ func contextSwitches(t *testing.T, pid int) int {
 		}
 	}
 	return n
+}
+
+// needTmux skips end-to-end terminal tests in -short mode and where tmux
+// is missing.
+func needTmux(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end tmux test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the end-to-end terminal test needs it (apt install tmux)")
+	}
 }
