@@ -104,7 +104,7 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 		rec.add("dialog %s %s %s", ext, req.Kind, req.Message)
 		switch req.Kind {
 		case proto.UISelect:
-			time.AfterFunc(400*time.Millisecond, func() { answer(proto.SelectAnswer("production", 1)) })
+			time.AfterFunc(700*time.Millisecond, func() { answer(proto.SelectAnswer("production", 1)) })
 		case proto.UIConfirm:
 			answer(proto.ConfirmAnswer(true))
 		}
@@ -127,7 +127,7 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 	h, err := host.Start(context.Background(), host.Config{
 		Home: home, CWD: t.TempDir(), ExtDirs: []string{a, b}, ZutVersion: "test",
 		Session: &proto.Session{ID: "b1"}, Callbacks: cb,
-		Timeouts: host.Timeouts{Command: 200 * time.Millisecond, Shutdown: time.Second},
+		Timeouts: host.Timeouts{Command: 500 * time.Millisecond, Shutdown: time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 		}
 	}
 
-	// A command that waits on two dialogs outlives its 200 ms deadline:
+	// A command that waits on two dialogs outlives its 500 ms deadline:
 	// the host does not time it out while it waits on the user.
 	resp, err := h.InvokeCommand(ctx, "ask", "where?")
 	if err != nil || resp.Display != "production true false" {

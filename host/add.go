@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zut-go/zut/proto"
 )
@@ -28,6 +29,7 @@ type addState struct {
 	toolRenderers []proto.RegisterToolRenderer
 	msgRenderers  []string
 	requests      map[string]*Request // host requests in flight, by the extension's id
+	answered      time.Time           // when the last host request was answered
 }
 
 // setCaps records the additive capabilities of hello.

@@ -67,6 +67,7 @@ func (r *Request) Respond(result any, err error) bool {
 		}
 		r.e.mu.Lock()
 		delete(r.e.add.requests, r.ID)
+		r.e.add.answered = time.Now()
 		r.e.mu.Unlock()
 		close(r.done)
 		r.cancel()
@@ -169,13 +170,14 @@ func (e *extension) cancelRequests() {
 }
 
 // awaitingHost reports whether the extension waits for the answer to a
-// host request; while it does, the deadlines of the host's requests to
-// it do not expire (a command that asks the user a question waits for
-// the answer).
-func (e *extension) awaitingHost() bool {
+// host request, and when it last got one; time spent waiting does not
+// count against the deadlines of the host's requests to it (a command
+// that asks the user a question waits for the answer, then has its whole
+// timeout again).
+func (e *extension) awaitingHost() (waiting bool, answered time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return len(e.add.requests) > 0
+	return len(e.add.requests) > 0, e.add.answered
 }
 
 // EmitCustom sends the custom event name with data, from the extension

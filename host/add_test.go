@@ -241,6 +241,23 @@ func TestCommandWaitsForDialog(t *testing.T) {
 	}
 }
 
+// TestCommandDeadlineRestartsAfterAnswer checks that time spent waiting
+// on the host does not count: the user answers 550 ms into a 300 ms
+// command, just before the second tick, and the extension then takes
+// 200 ms more, inside a fresh 300 ms.
+func TestCommandDeadlineRestartsAfterAnswer(t *testing.T) {
+	checkNoLeaks(t)
+	ui := func(req proto.UIRequest, answer func(proto.UIResponse)) {
+		time.AfterFunc(550*time.Millisecond, func() { answer(proto.ConfirmAnswer(true)) })
+	}
+	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 300 * time.Millisecond },
+		[]string{"d", "-caps", allCaps, "-added", "-commands", "req-slow"})
+	got := display(t, h, "req-slow", `ui.confirm {"message":"go?"}`)
+	if got != `result {"value":true,"cancelled":false}` {
+		t.Errorf("command finishing after a late answer = %q", got)
+	}
+}
+
 // TestHostRequestCallback checks the methods handed to
 // Callbacks.HostRequest: results, streams, errors, timeouts, and
 // app.notify_custom served by the host itself.

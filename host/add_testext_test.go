@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zut-go/zut/proto"
 )
@@ -18,6 +19,7 @@ import (
 //	/req <method> <params JSON>   send a host_request, answer the command
 //	                              with "result <json>" or "error <text>"
 //	                              (and "stream <chunks>" first)
+//	/req-slow <method> <params>   /req, taking 200 ms after the answer
 //	/raw <frame JSON>             write the frame line as given
 //	/exit-during <method> <params> send a host_request and exit at once
 type addedScript struct {
@@ -111,13 +113,14 @@ func (s *addedScript) handle(f proto.Frame) bool {
 	return true
 }
 
-// command serves /req, /raw and /exit-during.
+// command serves /req, /req-slow (which takes 200 ms after the answer),
+// /raw and /exit-during.
 func (s *addedScript) command(f *proto.CommandInvoked) bool {
 	switch f.Name {
 	case "raw":
 		os.Stdout.WriteString(f.Args + "\n")
 		s.send(proto.CommandResponse{ID: f.ID, Action: proto.ActionNoop})
-	case "req", "exit-during":
+	case "req", "req-slow", "exit-during":
 		method, params, _ := strings.Cut(f.Args, " ")
 		s.mu.Lock()
 		s.seq++
@@ -131,6 +134,9 @@ func (s *addedScript) command(f *proto.CommandInvoked) bool {
 		}
 		go func() {
 			resp := <-ch
+			if f.Name == "req-slow" {
+				time.Sleep(200 * time.Millisecond)
+			}
 			s.mu.Lock()
 			chunks := s.streams[id]
 			s.mu.Unlock()

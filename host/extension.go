@@ -244,7 +244,8 @@ func (e *extension) request(ctx context.Context, build func(id string) proto.Fra
 // requestCall is request for a prepared call c (its want and progress
 // set). The deadline of a command, tool call or interception does not
 // expire while the extension waits for the answer to a host request of
-// its own (a command asking the user a question).
+// its own (a command asking the user a question), and restarts in full
+// when the answer arrives.
 func (e *extension) requestCall(ctx context.Context, c *call, build func(id string) proto.Frame, timeout time.Duration) (proto.Frame, error) {
 	want := c.want
 	c.id, c.reply = nextID(), make(chan reply, 1)
@@ -276,9 +277,16 @@ func (e *extension) requestCall(ctx context.Context, c *call, build func(id stri
 			e.abandon(c)
 			return nil, ctx.Err()
 		case <-expired:
-			if patient(want) && e.awaitingHost() {
-				timer.Reset(timeout)
-				continue
+			if patient(want) {
+				waiting, answered := e.awaitingHost()
+				if waiting {
+					timer.Reset(timeout)
+					continue
+				}
+				if since := time.Since(answered); since < timeout {
+					timer.Reset(timeout - since)
+					continue
+				}
 			}
 			e.abandon(c)
 			return nil, &TimeoutError{Extension: e.name, Frame: want, After: timeout}
