@@ -70,6 +70,7 @@ type extension struct {
 	dying     bool
 	deathErr  error
 	stopMode  int
+	stopping  bool     // stop runs: it, not the reader or reaper, ends the connection
 	add       addState // additions beyond v2 (add.go)
 }
 
@@ -414,6 +415,9 @@ func (e *extension) wentAway(cause error) {
 
 // exited is called by the reaper once the process is gone.
 func (e *extension) exited() {
+	if e.isStopping() {
+		return
+	}
 	t := time.NewTimer(250 * time.Millisecond)
 	defer t.Stop()
 	select {
@@ -432,6 +436,13 @@ func (e *extension) stoppedErr() error {
 		reason = errors.New("stopped")
 	}
 	return &StoppedError{Extension: e.name, Log: e.log, Err: reason}
+}
+
+// isStopping reports whether stop runs.
+func (e *extension) isStopping() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopping
 }
 
 // isDying reports whether die has run.

@@ -234,10 +234,12 @@ func (h *Host) teardown(e *extension) {
 
 // stop shuts e down gracefully (C21): shutdown, then up to the shutdown
 // timeout for it to exit, then die, whose teardown sends SIGTERM and
-// SIGKILL. ctx's end skips the wait.
+// SIGKILL. ctx's end skips the wait. Once the process has exited, the
+// reader gets a moment to take what it wrote last (its shutdown_ack).
 func (e *extension) stop(ctx context.Context, mode int) {
 	e.mu.Lock()
 	e.stopMode = mode
+	e.stopping = true
 	dying := e.dying
 	e.mu.Unlock()
 	if !dying {
@@ -245,6 +247,12 @@ func (e *extension) stop(ctx context.Context, mode int) {
 		t := time.NewTimer(e.h.t.Shutdown)
 		select {
 		case <-e.p.done:
+			t.Reset(250 * time.Millisecond)
+			select {
+			case <-e.readerDone:
+			case <-t.C:
+			case <-ctx.Done():
+			}
 		case <-t.C:
 			e.p.logf("no exit within %v of shutdown; terminating (C21)", e.h.t.Shutdown)
 		case <-ctx.Done():

@@ -22,7 +22,7 @@ func (e *extension) readLoop() {
 	for {
 		f, err := r.Read()
 		if err != nil {
-			if e.isDying() {
+			if e.isDying() || e.isStopping() {
 				return
 			}
 			var (
