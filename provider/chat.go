@@ -39,6 +39,9 @@ type ChatQuirks struct {
 	// ThinkingParam switches thinking with {"thinking":{"type":...}}
 	// (DeepSeek).
 	ThinkingParam bool `json:"thinking_param,omitempty"`
+	// RawThinkTags leaves <think>...</think> at the start of the text as
+	// it is, instead of showing it as reasoning.
+	RawThinkTags bool `json:"raw_think_tags,omitempty"`
 }
 
 // Stream sends req and returns its response stream.
@@ -68,7 +71,7 @@ func (c *Chat) Stream(ctx context.Context, req *Request) (Stream, error) {
 		body:   body,
 		model:  model,
 		frames: sseFrames,
-		dec:    &chatDecoder{asm: asm, origin: c.Provider},
+		dec:    &chatDecoder{asm: asm, origin: c.Provider, rawThink: q.RawThinkTags},
 		asm:    asm,
 	}
 	cl.adjust = func(e *APIError) ([]byte, bool) {

@@ -23,10 +23,12 @@ type chatDecoder struct {
 	refused  bool
 	scratch  []byte
 	slow     bool // skip the fast path (tests compare both)
+	tags     thinkTags
+	rawThink bool // leave <think> in the text (quirk raw_think_tags)
 }
 
 func (d *chatDecoder) reset() {
-	*d = chatDecoder{asm: d.asm, origin: d.origin, scratch: d.scratch}
+	*d = chatDecoder{asm: d.asm, origin: d.origin, scratch: d.scratch, rawThink: d.rawThink}
 }
 
 func (d *chatDecoder) done() bool { return d.finished }
@@ -41,6 +43,7 @@ func (d *chatDecoder) endOK() bool {
 
 func (d *chatDecoder) end() {
 	d.finished = true
+	d.flushText()
 	d.closeCalls()
 	d.asm.finish(d.stop)
 }
@@ -139,7 +142,8 @@ func (d *chatDecoder) frame(_, data []byte) error {
 		d.content(dl.Content)
 		if dl.Refusal != nil && *dl.Refusal != "" {
 			d.refused = true
-			d.text(*dl.Refusal)
+			d.flushText()
+			d.emitText(*dl.Refusal)
 		}
 		for _, tc := range dl.ToolCalls {
 			d.toolCall(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
@@ -152,6 +156,7 @@ func (d *chatDecoder) frame(_, data []byte) error {
 			if d.refused && d.stop == StopEndTurn {
 				d.stop = StopRefusal
 			}
+			d.flushText()
 			d.closeCalls()
 		}
 	}
@@ -189,7 +194,27 @@ func (d *chatDecoder) content(raw json.RawMessage) {
 	}
 }
 
+// text takes a piece of the answer's text, which may open with
+// <think>...</think> reasoning (thinktags.go).
 func (d *chatDecoder) text(s string) {
+	if s == "" {
+		return
+	}
+	if d.rawThink || d.tags.state == thinkOff {
+		d.emitText(s)
+		return
+	}
+	d.tags.split(s, d.thinking, d.emitText)
+}
+
+// flushText emits the text held back by the <think> splitter.
+func (d *chatDecoder) flushText() {
+	if d.tags.held != "" {
+		d.tags.flush(d.thinking, d.emitText)
+	}
+}
+
+func (d *chatDecoder) emitText(s string) {
 	if s == "" {
 		return
 	}
@@ -213,6 +238,7 @@ func (d *chatDecoder) thinking(s string) {
 
 // toolCall applies one tool call fragment.
 func (d *chatDecoder) toolCall(index *int, id, name string, args json.RawMessage) {
+	d.flushText()
 	a := d.asm
 	if d.calls == nil {
 		d.calls = map[int]int{}

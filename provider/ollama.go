@@ -162,13 +162,37 @@ func ollamaBody(req *Request, model string, m *Model) *ollamaRequest {
 	return out
 }
 
-// ollamaDecoder reads /api/chat lines. Tool calls arrive whole.
+func (d *ollamaDecoder) thinking(s string) {
+	if s == "" {
+		return
+	}
+	a := d.asm
+	if !a.valid(d.cur, BlockThinking) || d.cur != len(a.blocks)-1 {
+		d.cur = a.block(Block{Type: BlockThinking, Origin: d.origin})
+	}
+	a.thinking(d.cur, s)
+}
+
+func (d *ollamaDecoder) text(s string) {
+	if s == "" {
+		return
+	}
+	a := d.asm
+	if !a.valid(d.cur, BlockText) || d.cur != len(a.blocks)-1 {
+		d.cur = a.block(Block{Type: BlockText})
+	}
+	a.text(d.cur, s)
+}
+
+// ollamaDecoder reads /api/chat lines. Tool calls arrive whole. Text that
+// opens with <think> is split into reasoning and answer (thinktags.go).
 type ollamaDecoder struct {
 	asm      *assembler
 	origin   string
 	cur      int
 	calls    int
 	finished bool
+	tags     thinkTags
 }
 
 func (d *ollamaDecoder) reset()      { *d = ollamaDecoder{asm: d.asm, origin: d.origin} }
@@ -201,17 +225,16 @@ func (d *ollamaDecoder) frame(_, data []byte) error {
 	if l.Model != "" {
 		a.model = l.Model
 	}
-	if s := l.Message.Thinking; s != "" {
-		if !a.valid(d.cur, BlockThinking) || d.cur != len(a.blocks)-1 {
-			d.cur = a.block(Block{Type: BlockThinking, Origin: d.origin})
-		}
-		a.thinking(d.cur, s)
-	}
+	d.thinking(l.Message.Thinking)
 	if s := l.Message.Content; s != "" {
-		if !a.valid(d.cur, BlockText) || d.cur != len(a.blocks)-1 {
-			d.cur = a.block(Block{Type: BlockText})
+		if d.tags.state == thinkOff {
+			d.text(s)
+		} else {
+			d.tags.split(s, d.thinking, d.text)
 		}
-		a.text(d.cur, s)
+	}
+	if len(l.Message.ToolCalls) > 0 || l.Done {
+		d.tags.flush(d.thinking, d.text)
 	}
 	for _, tc := range l.Message.ToolCalls {
 		id := tc.ID
