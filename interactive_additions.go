@@ -167,8 +167,12 @@ func (u *ui) openDialog(ext string, req proto.UIRequest, answer func(proto.UIRes
 		if len(items) == 0 {
 			hint = "enter or esc closes"
 		}
-		l := &tui.List{Title: title, Message: req.Text, Markdown: req.Markdown, Items: items, Hint: hint}
-		d.list, d.Overlay = l, l
+		l := &tui.List{Title: title, Message: req.Text, Markdown: req.Markdown, Items: items, Hint: hint, Border: req.BorderColor}
+		// The dialog takes the editor's place at the bottom of the screen
+		// whatever the anchor; width and max_height are honoured, and a
+		// narrower dialog is centred unless anchored top or bottom.
+		d.list, d.Overlay = l, tui.Sized{Overlay: l, Width: req.Width, MaxRows: req.MaxHeight,
+			Center: req.Anchor != proto.AnchorTop && req.Anchor != proto.AnchorBottom}
 	}
 	u.openOverlay(d)
 }

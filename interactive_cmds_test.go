@@ -450,3 +450,33 @@ func TestUISessionCommands(t *testing.T) {
 	h.send("\r")
 	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
 }
+
+// TestUIOverlaySize draws an extension's ui.overlay at the width and
+// height it asks for: centred by default, left-aligned when anchored.
+func TestUIOverlaySize(t *testing.T) {
+	text := "Step one reads the files.\n\nStep two writes the plan.\n\nStep three runs the tests and reports back.\n\nStep four asks you again."
+	tests := []struct {
+		name string
+		req  proto.UIRequest
+	}{
+		{"overlay_sized_center", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve", "Reject"}, Width: 32, MaxHeight: 9}},
+		{"overlay_sized_bottom", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve"}, Width: 32, Anchor: proto.AnchorBottom, BorderColor: "#ff8800"}},
+		{"overlay_sized_wider_than_screen", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: "Short.", Width: 500, MaxHeight: 500}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{width: 60, height: 20, profile: tui.ProfileTrueColor})
+			h.idle()
+			tc.req.ID = "d1"
+			h.do(func(u *ui) { u.bridge().UIRequest("planner", tc.req, func(proto.UIResponse) {}) })
+			h.waitText("Plan")
+			h.sync()
+			uiGolden(t, tc.name, h.screen(false))
+			if tc.req.BorderColor != "" {
+				if s := h.styled(); !strings.Contains(s, "fg=#ff8800") {
+					t.Errorf("border_color %s not drawn:\n%s", tc.req.BorderColor, s)
+				}
+			}
+		})
+	}
+}

@@ -44,7 +44,7 @@ func TestUIKeyScripts(t *testing.T) {
 			comment, sections := splitUITxtar(string(data))
 			script := sections["script"]
 			got := runKeyScript(t, script)
-			if *updateTUI {
+			if *update || *updateTUI {
 				out := comment + "-- script --\n" + script + "-- want --\n" + got
 				if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 					t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 	"github.com/zut-go/zut/tui/vt"
 )
 
+// -update rewrites every golden file; -update-tui only those under
+// testdata/tui.
 var updateTUI = flag.Bool("update-tui", false, "rewrite the golden files under testdata/tui")
 
 // uiClock is the fixed time of UI tests: spinners stand still and
@@ -348,7 +350,7 @@ func (h *uiHarness) checkGoroutines(before int) {
 func uiGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join(uiGoldenDir, name+".golden")
-	if *updateTUI {
+	if *update || *updateTUI {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -88,7 +88,7 @@ func TestTmuxSession(t *testing.T) {
 	tm.wait("the item in the panel", "□ buy milk")
 	tm.keys("-l", "x")
 	tm.wait("the item checked", "✓ buy milk")
-	if *updateTUI {
+	if *update || *updateTUI {
 		os.MkdirAll(filepath.Join(uiGoldenDir, "..", "tmux"), 0o755)
 		os.WriteFile(filepath.Join(uiGoldenDir, "..", "tmux", "panel.txt"), []byte(tm.capture(false)), 0o644)
 	}
@@ -138,7 +138,7 @@ func TestTmuxSession(t *testing.T) {
 	tm.wait("the editor redrawn 100 cells wide", strings.Repeat("─", 100))
 
 	transcript := tm.capture(true)
-	if *updateTUI {
+	if *update || *updateTUI {
 		os.MkdirAll(filepath.Join(uiGoldenDir, "..", "tmux"), 0o755)
 		os.WriteFile(filepath.Join(uiGoldenDir, "..", "tmux", "session.txt"), []byte(transcript), 0o644)
 	}

@@ -39,6 +39,7 @@ type List struct {
 	Items    []ListItem
 	Hint     string // the footer; a default one is shown when empty
 	Filter   bool
+	Border   string // frame colour (a theme colour value); empty: the theme's
 
 	sel   int // index into view
 	top   int // first row of view shown
@@ -172,7 +173,16 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 	cursorRow, cursorCol := -1, 0
 	if l.Message != "" {
 		msg := messageLines(l.Message, l.Markdown, inner, t, p)
-		if limit := max(maxRows-6, 1); len(msg) > limit {
+		// Leave rows for the box (2), the footer, up to three items with
+		// the blank line above them, and the filter.
+		reserve := 3
+		if len(l.Items) > 0 {
+			reserve += 1 + min(len(l.Items), 3)
+		}
+		if l.Filter {
+			reserve++
+		}
+		if limit := max(maxRows-reserve, 1); len(msg) > limit {
 			msg = append(msg[:limit-1:limit-1], RenderSpans([]Span{{Text: "…", Style: t.Style(RoleMuted)}}, p, false))
 		}
 		body = append(body, msg...)
@@ -201,7 +211,7 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		l.top = l.sel - room + 1
 	}
 	l.top = min(l.top, max(len(l.view)-room, 0))
-	if len(l.view) == 0 {
+	if len(l.view) == 0 && len(l.Items) > 0 {
 		body = append(body, RenderSpans([]Span{{Text: "(nothing matches)", Style: t.Style(RoleMuted)}}, p, false))
 	}
 	sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
@@ -234,7 +244,7 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		}
 		body = append(body, RenderSpans(spans, p, false))
 	}
-	lines := box(l.Title, body, footer, width, maxRows, t, p)
+	lines := boxColored(l.Title, body, footer, width, maxRows, t, p, l.Border)
 	if width < 6 && cursorRow >= 0 {
 		cursorCol = min(cursorCol, width-1)
 	}
