@@ -137,14 +137,14 @@ func (u *ui) openDialog(ext string, req proto.UIRequest, answer func(proto.UIRes
 	d := &dialogOverlay{id: req.ID, ext: ext, req: req, answer: answer}
 	switch req.Kind {
 	case proto.UIInput:
-		d.prompt = &tui.Prompt{Title: title, Message: req.Message}
+		d.prompt = &tui.Prompt{Title: title, Message: req.Message, Border: req.BorderColor}
 		d.prompt.Editor.Placeholder = req.Placeholder
 		if def := req.DefaultString(); def != "" {
 			d.prompt.Editor.SetText(def)
 		}
 		d.Overlay = d.prompt
 	case proto.UIConfirm:
-		l := &tui.List{Title: title, Message: req.Message, Hint: "y yes · n no · esc cancel",
+		l := &tui.List{Title: title, Message: req.Message, Hint: "y yes · n no · esc cancel", Border: req.BorderColor,
 			Items: []tui.ListItem{{Label: "Yes", Value: "yes"}, {Label: "No", Value: "no"}}}
 		if !req.DefaultBool() {
 			l.Select("no")
@@ -155,7 +155,7 @@ func (u *ui) openDialog(ext string, req proto.UIRequest, answer func(proto.UIRes
 		for _, o := range req.Options {
 			items = append(items, tui.ListItem{Label: o, Value: o})
 		}
-		l := &tui.List{Title: title, Message: req.Message, Items: items, Filter: len(items) > 8}
+		l := &tui.List{Title: title, Message: req.Message, Items: items, Filter: len(items) > 8, Border: req.BorderColor}
 		l.Select(req.DefaultString())
 		d.list, d.Overlay = l, l
 	default: // overlay

@@ -452,7 +452,8 @@ func TestUISessionCommands(t *testing.T) {
 }
 
 // TestUIOverlaySize draws an extension's ui.overlay at the width and
-// height it asks for: centred by default, left-aligned when anchored.
+// height it asks for: centred by default, left-aligned when anchored; and
+// dialogs in their border_color.
 func TestUIOverlaySize(t *testing.T) {
 	text := "Step one reads the files.\n\nStep two writes the plan.\n\nStep three runs the tests and reports back.\n\nStep four asks you again."
 	tests := []struct {
@@ -462,6 +463,8 @@ func TestUIOverlaySize(t *testing.T) {
 		{"overlay_sized_center", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve", "Reject"}, Width: 32, MaxHeight: 9}},
 		{"overlay_sized_bottom", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve"}, Width: 32, Anchor: proto.AnchorBottom, BorderColor: "#ff8800"}},
 		{"overlay_sized_wider_than_screen", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: "Short.", Width: 500, MaxHeight: 500}},
+		{"select_border_color", proto.UIRequest{Kind: proto.UISelect, Title: "Plan", Options: []string{"a", "b"}, BorderColor: "#ff8800"}},
+		{"input_border_color", proto.UIRequest{Kind: proto.UIInput, Title: "Plan", Message: "Name?", BorderColor: "#ff8800"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ type Prompt struct {
 	Message  string
 	Markdown bool
 	Editor   Editor
+	Border   string // frame colour (a theme colour value); empty: the theme's
 }
 
 // HandleKey applies a key: done reports an answer (the text) or, with
@@ -48,7 +49,7 @@ func (d *Prompt) Render(width, maxRows int, t *Theme, p Profile) ([]string, int,
 		}
 		body = append(body, prefix+l)
 	}
-	out := box(d.Title, body, "enter answer · esc cancel", width, maxRows, t, p)
+	out := boxColored(d.Title, body, "enter answer · esc cancel", width, maxRows, t, p, d.Border)
 	row := 1 + first + r
 	if row >= len(out)-1 || width < 6 {
 		return out, -1, 0
