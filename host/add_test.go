@@ -231,9 +231,9 @@ func TestDialogWithoutUI(t *testing.T) {
 func TestCommandWaitsForDialog(t *testing.T) {
 	checkNoLeaks(t)
 	ui := func(req proto.UIRequest, answer func(proto.UIResponse)) {
-		time.AfterFunc(400*time.Millisecond, func() { answer(proto.InputAnswer("late but fine")) })
+		time.AfterFunc(800*time.Millisecond, func() { answer(proto.InputAnswer("late but fine")) })
 	}
-	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 100 * time.Millisecond },
+	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 300 * time.Millisecond },
 		[]string{"d", "-caps", allCaps, "-added", "-commands", "req"})
 	got := display(t, h, "req", `ui.input {"message":"name?"}`)
 	if got != `result {"value":"late but fine","cancelled":false}` {
@@ -384,7 +384,7 @@ func TestUI2Frames(t *testing.T) {
 // completion, options, and tool progress.
 func TestUI2Registrations(t *testing.T) {
 	checkNoLeaks(t)
-	h, f := addedFixture(t, nil, func(c *Config) { c.Timeouts.EditorKey = 50 * time.Millisecond },
+	h, f := addedFixture(t, nil, func(c *Config) { c.Timeouts.EditorKey = 400 * time.Millisecond },
 		[]string{"a", "-caps", allCaps, "-added", "-commands", "raw", "-tools", "progress"},
 		[]string{"b", "-caps", allCaps, "-added", "-commands", "rawb"})
 	ctx := context.Background()

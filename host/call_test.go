@@ -221,7 +221,7 @@ func TestInvokeCommand(t *testing.T) {
 	f := newFixture(t)
 	goExt(t, f.global(), "cmds", "-commands", "Weather,silent")
 	cfg := f.config()
-	cfg.Timeouts.Command = 200 * time.Millisecond
+	cfg.Timeouts.Command = 500 * time.Millisecond
 	h := f.start(t, cfg)
 	tests := []struct {
 		name, cmd, args, want string
