@@ -475,6 +475,10 @@ func TestUIOverlaySize(t *testing.T) {
 			h.waitText("Plan")
 			h.sync()
 			uiGolden(t, tc.name, h.screen(false))
+			if tc.name == "overlay_sized_center" {
+				h.send("\x1b[6~") // page down: the cut body scrolls
+				h.waitText("Step two writes")
+			}
 			if tc.req.BorderColor != "" {
 				if s := h.styled(); !strings.Contains(s, "fg=#ff8800") {
 					t.Errorf("border_color %s not drawn:\n%s", tc.req.BorderColor, s)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -41,11 +42,14 @@ type List struct {
 	Filter   bool
 	Border   string // frame colour (a theme colour value); empty: the theme's
 
-	sel   int // index into view
-	top   int // first row of view shown
-	query string
-	view  []int
-	built bool
+	sel int // index into view
+	top int // first row of view shown
+	// A message taller than its room scrolls: msgTop is its first line
+	// shown, msgPage the lines shown at the last Render (0: not cut).
+	msgTop, msgPage int
+	query           string
+	view            []int
+	built           bool
 }
 
 // SetItems replaces the items, keeping the selection on the item with the
@@ -105,7 +109,31 @@ func (l *List) HandleKey(k Key) ListAction {
 	}
 	l.refresh()
 	n := len(l.view)
-	switch k.String() {
+	name := k.String()
+	if l.msgPage > 0 {
+		// A cut message scrolls with page keys, and with the arrows when
+		// there is nothing to choose.
+		step := 0
+		switch name {
+		case "pageup":
+			step = -l.msgPage
+		case "pagedown":
+			step = l.msgPage
+		case "up", "ctrl+p":
+			if n == 0 {
+				step = -1
+			}
+		case "down", "ctrl+n":
+			if n == 0 {
+				step = 1
+			}
+		}
+		if step != 0 {
+			l.msgTop = max(l.msgTop+step, 0) // Render clamps the end
+			return ListNone
+		}
+	}
+	switch name {
 	case "up", "ctrl+p", "shift+tab":
 		if n > 0 {
 			l.sel = (l.sel - 1 + n) % n
@@ -182,8 +210,19 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		if l.Filter {
 			reserve++
 		}
+		l.msgPage = 0
 		if limit := max(maxRows-reserve, 1); len(msg) > limit {
-			msg = append(msg[:limit-1:limit-1], RenderSpans([]Span{{Text: "…", Style: t.Style(RoleMuted)}}, p, false))
+			// The last row tells where the view is; with one row, the
+			// text alone.
+			page := max(limit-1, 1)
+			l.msgTop = min(l.msgTop, len(msg)-page)
+			l.msgPage = page
+			shown := msg[l.msgTop : l.msgTop+page : l.msgTop+page]
+			if limit > 1 {
+				more := fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", l.msgTop+1, l.msgTop+page, len(msg))
+				shown = append(shown, RenderSpans(truncateSpans([]Span{{Text: more, Style: t.Style(RoleMuted)}}, inner), p, false))
+			}
+			msg = shown
 		}
 		body = append(body, msg...)
 		if len(l.Items) > 0 {
