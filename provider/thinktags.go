@@ -52,14 +52,17 @@ func (t *thinkTags) split(s string, think, text func(string)) {
 		buf := t.held + s
 		t.held = ""
 		if i := strings.Index(buf, thinkClose); i >= 0 {
-			t.think(buf[:i], think)
+			t.think(strings.TrimRight(buf[:i], blanks), think)
 			t.state = thinkAfter
 			t.split(buf[i+len(thinkClose):], think, text)
 			return
 		}
-		keep := partialSuffix(buf, thinkClose)
-		t.think(buf[:len(buf)-keep], think)
-		t.held = buf[len(buf)-keep:]
+		// Hold back a partial </think> and the blanks before it, which
+		// are dropped if the tag follows.
+		cut := len(buf) - partialSuffix(buf, thinkClose)
+		cut = len(strings.TrimRight(buf[:cut], blanks))
+		t.think(buf[:cut], think)
+		t.held = buf[cut:]
 	case thinkAfter:
 		if s = strings.TrimLeft(s, blanks); s != "" {
 			t.state = thinkOff

@@ -13,15 +13,17 @@ func TestThinkTags(t *testing.T) {
 		{"", "", ""},
 		{"\n\n", "", "\n\n"},
 		{"<think>a</think>b", "a", "b"},
-		{"  \n<think>\nplan\n</think>\n\nanswer", "plan\n", "answer"},
+		{"  \n<think>\nplan\n</think>\n\nanswer", "plan", "answer"},
 		{"<think></think>answer", "", "answer"},
 		{"<think>unfinished </thi", "unfinished </thi", ""},
 		{"<think>x</think>", "x", ""},
-		{"<think>a < b </think> c </think>", "a < b ", "c </think>"},
+		{"<think>a < b </think> c </think>", "a < b", "c </think>"},
 		{"<thinking>", "", "<thinking>"},
 		{"<thi", "", "<thi"},
 		{"text <think>a</think>", "", "text <think>a</think>"},
 		{"<think>é 日本</think>語", "é 日本", "語"},
+		{"<think>one\n\ntwo \n</think>x", "one\n\ntwo", "x"},
+		{"<think>a \n", "a \n", ""},
 	}
 	for _, tc := range tests {
 		var cuts [][]string
