@@ -70,7 +70,6 @@ type extension struct {
 	dying     bool
 	deathErr  error
 	stopMode  int
-	stopping  bool     // stop runs: it, not the reader or reaper, ends the connection
 	add       addState // additions beyond v2 (add.go)
 }
 
@@ -438,11 +437,12 @@ func (e *extension) stoppedErr() error {
 	return &StoppedError{Extension: e.name, Log: e.log, Err: reason}
 }
 
-// isStopping reports whether stop runs.
+// isStopping reports whether stop runs (it is only ever called to reload
+// or close); then stop, not the reader or the reaper, ends the connection.
 func (e *extension) isStopping() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.stopping
+	return e.stopMode != stopCrash
 }
 
 // isDying reports whether die has run.

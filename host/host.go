@@ -239,7 +239,6 @@ func (h *Host) teardown(e *extension) {
 func (e *extension) stop(ctx context.Context, mode int) {
 	e.mu.Lock()
 	e.stopMode = mode
-	e.stopping = true
 	dying := e.dying
 	e.mu.Unlock()
 	if !dying {

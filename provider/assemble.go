@@ -79,6 +79,32 @@ func (a *assembler) text(i int, s string) {
 	a.emit(Event{Type: EventTextDelta, Index: i, Text: s})
 }
 
+// appendText adds s to block cur when it is the last block and holds
+// text, else to a new text block; it returns the block written to. For
+// wires whose deltas carry no block index (Chat, Ollama).
+func (a *assembler) appendText(cur int, s string) int {
+	if s == "" {
+		return cur
+	}
+	if !a.valid(cur, BlockText) || cur != len(a.blocks)-1 {
+		cur = a.block(Block{Type: BlockText})
+	}
+	a.text(cur, s)
+	return cur
+}
+
+// appendThinking is appendText for reasoning from origin.
+func (a *assembler) appendThinking(cur int, origin, s string) int {
+	if s == "" {
+		return cur
+	}
+	if !a.valid(cur, BlockThinking) || cur != len(a.blocks)-1 {
+		cur = a.block(Block{Type: BlockThinking, Origin: origin})
+	}
+	a.thinking(cur, s)
+	return cur
+}
+
 // thinking appends s to thinking block i.
 func (a *assembler) thinking(i int, s string) {
 	if s == "" || !a.valid(i, BlockThinking) {

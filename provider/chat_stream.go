@@ -214,27 +214,9 @@ func (d *chatDecoder) flushText() {
 	}
 }
 
-func (d *chatDecoder) emitText(s string) {
-	if s == "" {
-		return
-	}
-	a := d.asm
-	if !a.valid(d.cur, BlockText) || d.cur != len(a.blocks)-1 {
-		d.cur = a.block(Block{Type: BlockText})
-	}
-	a.text(d.cur, s)
-}
+func (d *chatDecoder) emitText(s string) { d.cur = d.asm.appendText(d.cur, s) }
 
-func (d *chatDecoder) thinking(s string) {
-	if s == "" {
-		return
-	}
-	a := d.asm
-	if !a.valid(d.cur, BlockThinking) || d.cur != len(a.blocks)-1 {
-		d.cur = a.block(Block{Type: BlockThinking, Origin: d.origin})
-	}
-	a.thinking(d.cur, s)
-}
+func (d *chatDecoder) thinking(s string) { d.cur = d.asm.appendThinking(d.cur, d.origin, s) }
 
 // toolCall applies one tool call fragment.
 func (d *chatDecoder) toolCall(index *int, id, name string, args json.RawMessage) {

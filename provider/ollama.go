@@ -162,27 +162,9 @@ func ollamaBody(req *Request, model string, m *Model) *ollamaRequest {
 	return out
 }
 
-func (d *ollamaDecoder) thinking(s string) {
-	if s == "" {
-		return
-	}
-	a := d.asm
-	if !a.valid(d.cur, BlockThinking) || d.cur != len(a.blocks)-1 {
-		d.cur = a.block(Block{Type: BlockThinking, Origin: d.origin})
-	}
-	a.thinking(d.cur, s)
-}
+func (d *ollamaDecoder) thinking(s string) { d.cur = d.asm.appendThinking(d.cur, d.origin, s) }
 
-func (d *ollamaDecoder) text(s string) {
-	if s == "" {
-		return
-	}
-	a := d.asm
-	if !a.valid(d.cur, BlockText) || d.cur != len(a.blocks)-1 {
-		d.cur = a.block(Block{Type: BlockText})
-	}
-	a.text(d.cur, s)
-}
+func (d *ollamaDecoder) text(s string) { d.cur = d.asm.appendText(d.cur, s) }
 
 // ollamaDecoder reads /api/chat lines. Tool calls arrive whole. Text that
 // opens with <think> is split into reasoning and answer (thinktags.go).
