@@ -1,0 +1,117 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zut-go/zut/provider"
+)
+
+// This file is the small kit that tools living in sub-packages of tools
+// (web, lsp, syntax, python, worktree ...) build on, so that every tool
+// parses arguments, words errors and cuts output the same way.
+
+// Args is the decoded argument object of one call, with strict accessors
+// whose errors are worded for the model ("lsp: line must be a positive
+// integer, got -1"). A JSON null counts as absent.
+type Args struct{ a *args }
+
+// ParseArgs decodes raw as a JSON object whose keys must all be in allowed.
+func ParseArgs(tool string, raw json.RawMessage, allowed ...string) (*Args, error) {
+	a, err := parseArgs(tool, raw, allowed...)
+	if err != nil {
+		return nil, err
+	}
+	return &Args{a: a}, nil
+}
+
+// Present reports whether name was given with a non-null value.
+func (a *Args) Present(name string) bool { return a.a.present(name) }
+
+// String returns the string argument name; a required one that is absent
+// is an error, an absent optional one is "".
+func (a *Args) String(name string, required bool) (string, error) { return a.a.str(name, required) }
+
+// Int returns the integer argument name, or def when absent. A fraction or
+// a value outside [lo, hi] is an error reading "<name> must be <what>".
+func (a *Args) Int(name string, def, lo, hi int, what string) (int, error) {
+	return a.a.integer(name, def, lo, hi, what)
+}
+
+// Bool returns the boolean argument name, false when absent.
+func (a *Args) Bool(name string) (bool, error) { return a.a.boolean(name) }
+
+// Raw returns the undecoded value of name (nil when absent), for arguments
+// that are arrays or objects.
+func (a *Args) Raw(name string) json.RawMessage {
+	if !a.a.present(name) {
+		return nil
+	}
+	return a.a.fields[name]
+}
+
+// Errorf returns an argument error for this tool: "<tool>: <message>".
+func (a *Args) Errorf(format string, v ...any) error { return badArg(a.a.tool, format, v...) }
+
+// TextResult is a successful result holding one text block.
+func TextResult(s string) Result { return textResult(s) }
+
+// ErrorResult is a failed result holding one text block.
+func ErrorResult(format string, v ...any) Result { return errorResult(format, v...) }
+
+// WithDetails returns r with Details set to the JSON encoding of v (left
+// unset when v does not encode).
+func (r Result) WithDetails(v any) Result { return r.withDetails(v) }
+
+// Define builds a tool definition from a schema written as Go values. It
+// panics when the schema does not encode, which is a programming error.
+func Define(name, description string, schema map[string]any) provider.Tool {
+	return definition(name, description, schema)
+}
+
+// Resolve turns a path the model sent into an absolute, clean path: "~"
+// expands to the home directory and relative paths resolve against CWD.
+func (cfg Config) Resolve(p string) string { return cfg.resolve(p) }
+
+// Display shows an absolute path as the model should see it: relative to
+// CWD when inside it, else absolute.
+func (cfg Config) Display(abs string) string { return cfg.display(abs) }
+
+// WithDefaults returns cfg with its empty fields filled with their
+// defaults (working directory, home, temp dir, shell, ripgrep).
+func (cfg Config) WithDefaults() Config { return cfg.withDefaults() }
+
+// FormatSize prints a byte count for people: 812 B, 50.0 KiB, 3.2 MiB.
+func FormatSize(n int64) string { return formatSize(n) }
+
+// Plural returns "1 line" or "n lines" (also "matches", "entries").
+func Plural(n int, word string) string { return plural(n, word) }
+
+// Clip shortens s to at most n runes, marking the cut with "…".
+func Clip(s string, n int) string { return clip(s, n) }
+
+// CapText keeps the head of text that fits maxLines lines and maxBytes
+// bytes. When anything is cut it appends one line saying what was shown,
+// what was left out, and hint (how to get the rest, for example "call
+// web_open with line=201"). cut reports whether text was shortened.
+func CapText(text string, maxLines, maxBytes int, hint string) (capped string, cut bool) {
+	total := countLines([]byte(text))
+	if len(text) <= maxBytes && total <= maxLines {
+		return text, false
+	}
+	head := firstLines([]byte(text), maxLines, maxBytes)
+	shown := countLines(head)
+	var b strings.Builder
+	b.Write(head)
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[output cut: showed %s of %d (%s of %s)", plural(shown, "line"), total,
+		formatSize(int64(len(head))), formatSize(int64(len(text))))
+	if hint != "" {
+		b.WriteString("; " + hint)
+	}
+	b.WriteString("]")
+	return b.String(), true
+}
