@@ -1,0 +1,371 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/session"
+	"github.com/zut-go/zut/agent/skills"
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/provider"
+)
+
+// App is one running zut: the model client, the session, the extension
+// host, the tools and the agent, assembled from the options for one mode.
+// Close releases everything it started.
+type App struct {
+	env      *Env
+	opts     Options
+	front    Frontend
+	home     string
+	cwd      string
+	resolved *provider.Resolved
+	modelErr error // why no model is configured (interactive mode keeps going)
+
+	sess   *session.Session
+	host   *host.Host
+	bridge *extBridge
+	skills *skills.Index
+	tools  []tools.Tool
+	agent  *agent.Agent
+	ui     *uiSwitch // where extension chrome goes; the mode sets the target
+
+	mu        sync.Mutex // guards skills and tools, which a reload replaces
+	closeOnce sync.Once
+}
+
+// BuiltinCommands are the interactive slash commands; extension commands
+// of the same names are shadowed.
+var BuiltinCommands = []string{
+	"help", "model", "reasoning", "settings", "clear", "compact", "fork", "tree",
+	"sessions", "reload-ext", "skills", "skill", "btw", "exit", "quit", "new", "resume",
+	"copy", "theme", "hotkeys", "session", "name",
+}
+
+// Frontend is what the mode running the app gives it and can do.
+type Frontend struct {
+	// UI receives extension chrome and dialogs; nil drops them (NopUI).
+	UI UI
+	// Emit receives every agent event, on the agent's goroutine.
+	Emit func(agent.Event)
+	// Interactive says a person answers confirmations and interactive
+	// tools as they come.
+	Interactive bool
+	// StartWithoutModel lets New succeed when no model can be resolved
+	// (ModelError says why); the mode tells the user and lets them pick.
+	StartWithoutModel bool
+	// MemorySession keeps the session in memory unless the options name
+	// one (-c, -r, --session).
+	MemorySession bool
+}
+
+// New builds everything the agent needs for one run.
+func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
+	a := &App{env: e, opts: o, front: f, home: e.Home(), ui: &uiSwitch{}}
+	a.ui.set(f.UI)
+	emit := f.Emit
+	if emit == nil {
+		emit = func(agent.Event) {}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working directory: %w", err)
+	}
+	a.cwd = cwd
+
+	res, err := provider.Resolve(ctx, a.ProviderOptions())
+	if err != nil {
+		if !f.StartWithoutModel {
+			return nil, err
+		}
+		a.modelErr = err
+	} else {
+		a.resolved = res
+	}
+
+	if err := a.openSession(); err != nil {
+		return nil, err
+	}
+
+	if !o.NoExtensions {
+		cfg := a.hostConfig()
+		h, err := host.Start(ctx, cfg)
+		if err != nil {
+			a.Close()
+			return nil, fmt.Errorf("start extensions: %w", err)
+		}
+		a.host = h
+		a.bridge = &extBridge{h: h}
+	}
+
+	var extSkillDirs []string
+	if a.host != nil {
+		extSkillDirs = a.host.Skills()
+	}
+	if !o.NoSkills {
+		a.skills = skills.Discover(skills.Options{CWD: cwd, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
+	}
+	a.tools = tools.Builtins(tools.Config{CWD: cwd, Home: e.Getenv("HOME"), Skills: a.skills})
+
+	system, err := a.systemPrompt()
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+
+	cfg := agent.Config{
+		System:    system,
+		Tools:     a.tools,
+		Store:     agent.SessionStore{S: a.sess},
+		Policy:    agent.Policy{Yolo: o.Yolo, DenyMutating: o.NoYolo, Interactive: f.Interactive},
+		MaxSteps:  o.MaxSteps,
+		Emit:      emit,
+		Reasoning: provider.Reasoning{},
+	}
+	if a.bridge != nil {
+		cfg.Extensions = a.bridge
+	}
+	if a.resolved != nil {
+		cfg.Client = a.resolved.Client
+		cfg.Model = agentModel(a.resolved)
+		cfg.Reasoning = a.resolved.Reasoning
+	}
+	a.agent = agent.New(cfg)
+	a.enableHostAPI()
+	return a, nil
+}
+
+// Skills returns the current skills (nil with --no-skills).
+func (a *App) Skills() *skills.Index {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.skills
+}
+
+// agentModel converts a resolved provider model to the agent's view.
+func agentModel(r *provider.Resolved) agent.Model {
+	m := r.Model
+	return agent.Model{
+		ID:            m.ID,
+		Provider:      r.Provider.Name,
+		ContextWindow: m.ContextWindow,
+		MaxOutput:     m.MaxOutput,
+		Cost:          m.Cost,
+	}
+}
+
+func (a *App) ProviderOptions() provider.Options { return ProviderOptions(a.env, a.opts) }
+
+// ProviderOptions are the provider settings the options and environment
+// give, for resolving a model or listing models without an App.
+func ProviderOptions(e *Env, o Options) provider.Options {
+	return provider.Options{
+		Provider:  o.Provider,
+		Model:     o.Model,
+		BaseURL:   o.BaseURL,
+		APIKey:    o.APIKey,
+		Reasoning: o.Reasoning,
+		Getenv:    e.Getenv,
+		Home:      e.Home(),
+	}
+}
+
+// SessionsDir is where session files live.
+func (a *App) SessionsDir() string { return filepath.Join(a.home, "sessions") }
+
+// openSession picks the session from the flags: --no-session (and a
+// MemorySession frontend without --session, -c or -r) keeps it in memory.
+func (a *App) openSession() error {
+	o := a.opts
+	opts := []session.Option{session.WithVersion(Version)}
+	var (
+		s        *session.Session
+		warnings []session.Warning
+		err      error
+	)
+	switch {
+	case o.NoSession || (a.front.MemorySession && !o.Continue && !o.ResumeSet && o.SessionPath == ""):
+		s = session.NewMemory(a.cwd, opts...)
+	case o.SessionPath != "":
+		s, warnings, err = session.Open(o.SessionPath, opts...)
+		if errors.Is(err, os.ErrNotExist) {
+			s, err = session.CreateFile(o.SessionPath, a.cwd, opts...)
+		}
+	case o.Continue:
+		s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
+		if errors.Is(err, session.ErrNotFound) {
+			s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		}
+	case o.ResumeSet:
+		if o.Resume == "" {
+			if a.front.Interactive {
+				// The interactive UI offers a picker; start from the latest.
+				s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
+				if errors.Is(err, session.ErrNotFound) {
+					s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+				}
+				break
+			}
+			return Usagef("--resume needs a session id here (zut sessions lists them)")
+		}
+		s, warnings, err = session.Resume(a.SessionsDir(), o.Resume, opts...)
+	default:
+		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+	}
+	if err != nil {
+		return fmt.Errorf("open session: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", w)
+	}
+	if o.Fork != "" {
+		if err := s.Fork(o.Fork); err != nil {
+			s.Close()
+			return fmt.Errorf("--fork: %w (zut sessions shows sessions; the entry ids are in the session file)", err)
+		}
+	}
+	a.sess = s
+	return nil
+}
+
+// SessionIdentity is the protocol's view of the current branch.
+func (a *App) SessionIdentity() agent.SessionIdentity {
+	return agent.SessionStore{S: a.sess}.Identity()
+}
+
+func (a *App) hostConfig() host.Config {
+	id := a.SessionIdentity()
+	cfg := host.Config{
+		Home:            a.home,
+		CWD:             a.cwd,
+		ExtDirs:         a.opts.Exts,
+		ZutVersion:      Version,
+		Session:         protoSession(&id),
+		Builtins:        tools.Reserved[:],
+		BuiltinCommands: BuiltinCommands,
+		Callbacks:       a.ui.callbacks(),
+	}
+	if a.resolved != nil {
+		cfg.Provider = a.resolved.Provider.Name
+		cfg.Model = a.resolved.Model.ID
+	}
+	return cfg
+}
+
+// systemPrompt assembles the system prompt from the flags, context files
+// and skills.
+func (a *App) systemPrompt() (string, error) {
+	replace, err := textOrFile(a.opts.SystemPrompt)
+	if err != nil {
+		return "", fmt.Errorf("--system-prompt: %w", err)
+	}
+	appendText, err := textOrFile(a.opts.AppendSystemPrompt)
+	if err != nil {
+		return "", fmt.Errorf("--append-system-prompt: %w", err)
+	}
+	var manifest string
+	if idx := a.Skills(); idx != nil {
+		manifest = idx.Manifest()
+	}
+	s, _ := agent.SystemPrompt(agent.PromptOptions{
+		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,
+		NoContextFiles: a.opts.NoContextFiles, Skills: manifest, Now: time.Now(),
+	})
+	return s, nil
+}
+
+// textOrFile returns s, or the contents of the file named after a leading @.
+func textOrFile(s string) (string, error) {
+	if !strings.HasPrefix(s, "@") {
+		return s, nil
+	}
+	b, err := os.ReadFile(s[1:])
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// Start announces the session to extensions (session_start, and
+// session_opened for a resumed one).
+func (a *App) Start() {
+	if a.bridge == nil {
+		return
+	}
+	id := a.SessionIdentity()
+	states := a.sess.States()
+	a.host.SetSession(protoSession(&id), states)
+	a.bridge.Notify(agent.LifecycleEvent{Name: "session_start", Session: &id})
+	if a.sess.Len() > 0 {
+		a.bridge.Notify(agent.LifecycleEvent{Name: "session_opened", Session: &id})
+	}
+}
+
+// Close shuts extensions down and closes the session.
+func (a *App) Close() {
+	a.closeOnce.Do(func() {
+		if a.host != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			a.host.Close(ctx)
+			cancel()
+		}
+		if a.sess != nil {
+			a.closeSession(a.sess)
+		}
+	})
+}
+
+// closeSession closes s and deletes its file when nothing was ever written
+// to it (zut opened and quit without a prompt), so that empty sessions do
+// not pile up in zut sessions. A file named with --session is kept.
+func (a *App) closeSession(s *session.Session) {
+	empty := s.Path() != "" && s.Len() == 0 && s.Path() != a.opts.SessionPath
+	path := s.Path()
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: close session: %v\n", err)
+		return
+	}
+	if empty {
+		os.Remove(path)
+	}
+}
+
+// Session is the current session. It changes with NewSession and
+// ResumeSession; read it on the goroutine that runs those.
+func (a *App) Session() *session.Session { return a.sess }
+
+// Host is the extension host, nil with --no-extensions.
+func (a *App) Host() *host.Host { return a.host }
+
+// Agent is the conversation's agent.
+func (a *App) Agent() *agent.Agent { return a.agent }
+
+// Resolved is the model in use, nil when none is configured (see
+// ModelError).
+func (a *App) Resolved() *provider.Resolved { return a.resolved }
+
+// ModelError says why no model is configured, nil when one is.
+func (a *App) ModelError() error { return a.modelErr }
+
+// CWD is the working directory of the run.
+func (a *App) CWD() string { return a.cwd }
+
+// Home is $ZUT_HOME.
+func (a *App) Home() string { return a.home }
+
+// Env is the process environment the app was built with.
+func (a *App) Env() *Env { return a.env }
+
+// Options are the options of the run.
+func (a *App) Options() Options { return a.opts }
+
+// SetUI makes ui the receiver of extension chrome and dialogs from now on.
+func (a *App) SetUI(ui UI) { a.ui.set(ui) }

@@ -1,0 +1,51 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// UsageError is an error caused by how zut was invoked; ExitCode gives
+// status 2 for it.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ExitCode is the process status for a usage error.
+func (e *UsageError) ExitCode() int { return 2 }
+
+// Usagef returns a *UsageError with the formatted message.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrSilent is returned when the message was already shown to the user;
+// nothing more is printed and the status is 1.
+var ErrSilent = errors.New("")
+
+// ErrUsageSilent is a usage error whose message was already printed (by
+// the flag package); the status is 2.
+var ErrUsageSilent error = &UsageError{}
+
+// ErrAborted reports a run interrupted by the user (Ctrl+C, SIGTERM).
+var ErrAborted = errors.New("interrupted")
+
+// ExitCode prints err on stderr as "zut: <message>" (nothing when the
+// message is empty: it was shown already) and returns the process status:
+// 0 for nil, the status of an error in the chain that has an ExitCode()
+// int method (2 for a *UsageError), 1 otherwise. Packages that cannot
+// import app (zut ext) give their usage errors such a method.
+func ExitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "zut: %s\n", msg)
+	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) {
+		return c.ExitCode()
+	}
+	return 1
+}

@@ -1,0 +1,163 @@
+package app
+
+import (
+	"flag"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// optionalString is a flag that may appear with or without a value
+// (-r, -r ID, --resume=ID).
+type optionalString struct {
+	val *string
+	set *bool
+}
+
+func (o optionalString) String() string {
+	if o.val == nil {
+		return ""
+	}
+	return *o.val
+}
+func (o optionalString) Set(v string) error {
+	if v == "true" { // bare -r: the flag package passes "true"
+		v = ""
+	}
+	*o.val = v
+	*o.set = true
+	return nil
+}
+func (o optionalString) IsBoolFlag() bool { return true }
+
+// Register defines the main command's flags on fs, writing into o.
+func (o *Options) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&o.Print, "p", false, "print mode: answer one prompt and exit")
+	fs.BoolVar(&o.Print, "print", false, "print mode")
+	fs.StringVar(&o.Mode, "mode", "", "interactive, print, json or rpc")
+	fs.StringVar(&o.Provider, "provider", "", "provider name")
+	fs.StringVar(&o.Model, "model", "", "model id, or provider/model")
+	fs.StringVar(&o.Model, "m", "", "model id")
+	fs.StringVar(&o.BaseURL, "base-url", "", "API base URL")
+	fs.StringVar(&o.APIKey, "api-key", "", "API key")
+	fs.StringVar(&o.Reasoning, "reasoning", "", "reasoning effort: off, low, medium, high")
+	fs.Var((*stringList)(&o.Exts), "ext", "load the extension in DIR for this run (repeatable)")
+	fs.Var((*stringList)(&o.Exts), "e", "short for --ext")
+	fs.BoolVar(&o.NoExtensions, "no-extensions", false, "load no extensions")
+	fs.BoolVar(&o.Continue, "continue", false, "continue the latest session of this directory")
+	fs.BoolVar(&o.Continue, "c", false, "short for --continue")
+	fs.Var(optionalString{&o.Resume, &o.ResumeSet}, "resume", "resume a session (by id, or pick)")
+	fs.Var(optionalString{&o.Resume, &o.ResumeSet}, "r", "short for --resume")
+	fs.StringVar(&o.SessionPath, "session", "", "use the session file at PATH")
+	fs.BoolVar(&o.NoSession, "no-session", false, "do not save this session")
+	fs.StringVar(&o.Fork, "fork", "", "start a new branch from entry ID of the session chosen by -c, -r or --session")
+	fs.StringVar(&o.SystemPrompt, "system-prompt", "", "replace the system prompt (text or @file)")
+	fs.StringVar(&o.AppendSystemPrompt, "append-system-prompt", "", "append to the system prompt (text or @file)")
+	fs.BoolVar(&o.NoContextFiles, "no-context-files", false, "do not read AGENTS.md / CLAUDE.md")
+	fs.BoolVar(&o.NoSkills, "no-skills", false, "do not offer skills")
+	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
+	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
+	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
+	fs.BoolVar(&o.ListModels, "list-models", false, "list known models and exit")
+	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.Help, "help", false, "show help")
+	fs.BoolVar(&o.Help, "h", false, "show help")
+}
+
+// ParseOptions parses the main command line with the flag package. Flags
+// may follow the prompt ("zut -p hi --model x" and "zut --model x -p hi"
+// both work). Flag errors are written to out; usage (which may be nil) is
+// called for -h and for a flag error.
+func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
+	var o Options
+	fs := flag.NewFlagSet("zut", flag.ContinueOnError)
+	fs.SetOutput(out)
+	if usage != nil {
+		fs.Usage = usage
+	}
+	o.Register(fs)
+	rest := joinResumeID(args)
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				o.Help = true
+				return o, nil
+			}
+			return o, ErrUsageSilent
+		}
+		consumed := len(rest) - len(fs.Args())
+		if consumed > 0 && rest[consumed-1] == "--" {
+			o.Prompt = append(o.Prompt, fs.Args()...)
+			break
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		o.Prompt = append(o.Prompt, rest[0])
+		rest = rest[1:]
+	}
+	if o.Print {
+		if o.Mode != "" && o.Mode != "print" {
+			return o, Usagef("-p conflicts with --mode %s", o.Mode)
+		}
+		o.Mode = "print"
+	}
+	switch o.Mode {
+	case "", "interactive", "print", "json", "rpc":
+	default:
+		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
+	}
+	if o.Yolo && o.NoYolo {
+		return o, Usagef("--yolo and --no-yolo conflict: pick one")
+	}
+	if o.MaxSteps < 0 {
+		return o, Usagef("--max-steps must be 0 or more, got %d", o.MaxSteps)
+	}
+	n := 0
+	for _, b := range []bool{o.Continue, o.ResumeSet, o.SessionPath != "", o.NoSession} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return o, Usagef("use only one of --continue, --resume, --session and --no-session")
+	}
+	if o.Fork != "" && !o.Continue && !o.ResumeSet && o.SessionPath == "" {
+		return o, Usagef("--fork needs the session to fork: add -c, -r ID or --session PATH")
+	}
+	return o, nil
+}
+
+// sessionIDLike matches what -r takes as a session id rather than a prompt.
+var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]{3,}$`)
+
+// joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
+// like a session id (or prefix), because the flag package cannot give a
+// flag an optional value: "zut -r" picks a session, "zut -r 3f2a" resumes
+// 3f2a, and "zut -r 'fix the bug'" resumes the latest with that prompt.
+func joinResumeID(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		switch a {
+		case "-r", "--r", "-resume", "--resume":
+			if i+1 < len(args) && sessionIDLike.MatchString(args[i+1]) {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}

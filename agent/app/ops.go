@@ -1,0 +1,342 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/session"
+	"github.com/zut-go/zut/agent/skills"
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/proto"
+	"github.com/zut-go/zut/provider"
+)
+
+// The operations below are shared by the interactive UI and RPC mode. None
+// may run while a prompt runs unless it says so; they return agent.ErrBusy.
+
+// Prompt runs one Prompt and names the session after its first Prompt.
+func (a *App) Prompt(ctx context.Context, in agent.Input) error {
+	a.NameAfter(in.Text)
+	return a.agent.Prompt(ctx, in)
+}
+
+// NameAfter names an untitled session after text, the first prompt as the
+// user typed it.
+func (a *App) NameAfter(text string) {
+	if a.sess.Title() != "" || strings.TrimSpace(text) == "" {
+		return
+	}
+	if err := a.sess.SetTitle(titleFrom(text)); err != nil {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: name the session: %v\n", err)
+	}
+}
+
+// titleFrom makes a session title from the first prompt: its first line,
+// at most 60 characters.
+func titleFrom(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if utf8.RuneCountInString(s) > 60 {
+		r := []rune(s)
+		s = strings.TrimSpace(string(r[:59])) + "…"
+	}
+	return s
+}
+
+// NewSession starts a new conversation: a new session file (or a new
+// in-memory session when sessions are off) and session_start for
+// extensions.
+func (a *App) NewSession() error {
+	if a.agent.Busy() {
+		return agent.ErrBusy
+	}
+	var s *session.Session
+	var err error
+	if a.sess.Path() == "" {
+		s = session.NewMemory(a.cwd, session.WithVersion(Version))
+	} else {
+		s, err = session.Create(a.SessionsDir(), a.cwd, session.WithVersion(Version))
+		if err != nil {
+			return fmt.Errorf("new session: %w", err)
+		}
+	}
+	return a.replaceSession(s, "session_start")
+}
+
+// ResumeSession opens the saved session id (or a unique prefix of it).
+func (a *App) ResumeSession(id string) error {
+	if a.agent.Busy() {
+		return agent.ErrBusy
+	}
+	s, warnings, err := session.Resume(a.SessionsDir(), id, session.WithVersion(Version))
+	if err != nil {
+		return fmt.Errorf("resume session: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", w)
+	}
+	return a.replaceSession(s, "session_opened")
+}
+
+// replaceSession swaps the agent's session for s and tells extensions.
+func (a *App) replaceSession(s *session.Session, event string) error {
+	if err := a.agent.SetStore(agent.SessionStore{S: s}); err != nil {
+		s.Close()
+		return err
+	}
+	old := a.sess
+	a.sess = s
+	if old != nil && old != s {
+		a.closeSession(old)
+	}
+	a.notifySession(event)
+	return nil
+}
+
+// Fork starts a new branch from entry id of the current session (the
+// session id forks from the very start).
+func (a *App) Fork(id string) error {
+	if a.agent.Busy() {
+		return agent.ErrBusy
+	}
+	if err := a.sess.Fork(id); err != nil {
+		return err
+	}
+	a.notifySession("session_forked")
+	return nil
+}
+
+// SwitchBranch makes leaf the current branch.
+func (a *App) SwitchBranch(leaf string) error {
+	if a.agent.Busy() {
+		return agent.ErrBusy
+	}
+	if err := a.sess.Switch(leaf); err != nil {
+		return err
+	}
+	a.notifySession("session_switched")
+	return nil
+}
+
+// notifySession sends a session event carrying the branch identity; each
+// extension gets its own state on that branch.
+func (a *App) notifySession(event string) {
+	if a.bridge == nil {
+		return
+	}
+	id := a.SessionIdentity()
+	a.bridge.Notify(agent.LifecycleEvent{Name: event, Session: &id, States: nonNilStates(a.sess.States())})
+}
+
+func nonNilStates(m map[string]json.RawMessage) map[string]json.RawMessage {
+	if m == nil {
+		return map[string]json.RawMessage{}
+	}
+	return m
+}
+
+// Compact summarises the conversation now.
+func (a *App) Compact(ctx context.Context, instructions string) (string, error) {
+	return a.agent.Compact(ctx, instructions)
+}
+
+// SetModel switches to spec ("model", "provider/model"); the provider is
+// resolved again with the same flags otherwise.
+func (a *App) SetModel(ctx context.Context, spec string) (*provider.Resolved, error) {
+	if a.agent.Busy() {
+		return nil, agent.ErrBusy
+	}
+	o := a.ProviderOptions()
+	o.Model = spec
+	if strings.Contains(spec, "/") {
+		o.Provider = ""
+	}
+	if a.opts.Provider != "" && !strings.Contains(spec, "/") {
+		o.Provider = a.opts.Provider
+	}
+	o.BaseURL = ""
+	if a.resolved != nil && o.Provider == a.resolved.Provider.Name {
+		o.BaseURL = a.opts.BaseURL
+	}
+	res, err := provider.Resolve(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.agent.SetModel(res.Client, agentModel(res)); err != nil {
+		return nil, err
+	}
+	a.agent.SetReasoning(res.Reasoning)
+	if err := a.sess.AppendModelChange(res.Provider.Name, res.Model.ID); err != nil {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: record the model change: %v\n", err)
+	}
+	a.resolved = res
+	a.modelErr = nil
+	return res, nil
+}
+
+// SetReasoning changes the reasoning level ("off", "low", "medium",
+// "high", a token budget ...).
+func (a *App) SetReasoning(level string) (provider.Reasoning, error) {
+	r, err := provider.ParseReasoning(level)
+	if err != nil {
+		return provider.Reasoning{}, err
+	}
+	a.agent.SetReasoning(r)
+	return r, nil
+}
+
+// Command is a slash Command as menus and RPC list it.
+type Command struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Source      string `json:"source"` // "builtin", "extension" or "skill"
+	Extension   string `json:"extension,omitempty"`
+}
+
+// builtinCommandHelp describes the built-in slash commands.
+var builtinCommandHelp = map[string]string{
+	"help":       "show keys and commands",
+	"model":      "switch the model (/model provider/name)",
+	"reasoning":  "set the reasoning level: off, low, medium, high",
+	"settings":   "theme, terminal alerts, auto-compaction and more",
+	"clear":      "start a new conversation and clear the screen",
+	"new":        "start a new conversation",
+	"compact":    "summarise the conversation to free context (/compact [focus])",
+	"fork":       "start a new branch from an earlier message",
+	"tree":       "browse the session tree and switch branch",
+	"sessions":   "list and resume saved sessions",
+	"resume":     "resume a saved session (/resume [id])",
+	"reload-ext": "restart every extension and reload skills and themes",
+	"skills":     "list the available skills",
+	"skill":      "load a skill into the conversation (/skill:<name>)",
+	"btw":        "ask a side question that is not kept (/btw question)",
+	"exit":       "quit zut",
+	"quit":       "quit zut",
+	"copy":       "copy the last answer to the clipboard",
+	"theme":      "switch the colour theme (/theme name)",
+	"hotkeys":    "show the keyboard shortcuts",
+	"session":    "show the session file, id and branch",
+	"name":       "name this session (/name title)",
+}
+
+// Commands lists the built-in, skill and extension slash Commands, sorted
+// by name.
+func (a *App) Commands() []Command {
+	var out []Command
+	for _, n := range BuiltinCommands {
+		out = append(out, Command{Name: n, Description: builtinCommandHelp[n], Source: "builtin"})
+	}
+	if idx := a.Skills(); idx != nil {
+		for _, s := range idx.List() {
+			out = append(out, Command{Name: "skill:" + s.Name, Description: s.Description, Source: "skill"})
+		}
+	}
+	if a.host != nil {
+		for _, c := range a.host.Commands() {
+			out = append(out, Command{Name: c.Name, Description: c.Description, Source: "extension", Extension: c.Extension})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// CommandResult is an extension command's reply (see proto.CommandResponse).
+type CommandResult struct {
+	Extension string
+	Action    string
+	Prompt    string
+	Insert    string
+	Display   string
+	Panel     *proto.Panel
+	Error     string
+}
+
+// ErrNoSuchCommand is returned by extensionCommand for unknown names.
+var ErrNoSuchCommand = errors.New("no such command")
+
+// InvokeExtension runs an extension's slash command.
+func (a *App) InvokeExtension(ctx context.Context, name, args string) (CommandResult, error) {
+	if a.host == nil {
+		return CommandResult{}, ErrNoSuchCommand
+	}
+	found := false
+	for _, c := range a.host.Commands() {
+		if strings.EqualFold(c.Name, name) {
+			found = true
+			name = c.Name
+			break
+		}
+	}
+	if !found {
+		return CommandResult{}, ErrNoSuchCommand
+	}
+	r, err := a.host.InvokeCommand(ctx, name, args)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	return CommandResult{Action: r.Action, Prompt: r.Prompt, Insert: r.Insert, Display: r.Display, Panel: r.OpenPanel, Error: r.Error, Extension: extOf(a.host, name)}, nil
+}
+
+func extOf(h *host.Host, cmd string) string {
+	for _, c := range h.Commands() {
+		if c.Name == cmd {
+			return c.Extension
+		}
+	}
+	return ""
+}
+
+// Reload restarts every extension, then discovers skills again and
+// rebuilds the system prompt and tools. It returns the load reports.
+func (a *App) Reload(ctx context.Context) ([]host.Report, error) {
+	if a.host == nil {
+		return nil, errors.New("extensions are off (--no-extensions)")
+	}
+	if a.agent.Busy() {
+		return nil, agent.ErrBusy
+	}
+	reports, err := a.host.Reload(ctx)
+	if err != nil {
+		return reports, err
+	}
+	var idx *skills.Index
+	if !a.opts.NoSkills {
+		idx = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
+	}
+	ts := tools.Builtins(tools.Config{CWD: a.cwd, Home: a.env.Getenv("HOME"), Skills: idx})
+	a.mu.Lock()
+	a.skills, a.tools = idx, ts
+	a.mu.Unlock()
+	a.agent.SetTools(ts)
+	if system, err := a.systemPrompt(); err == nil {
+		a.agent.SetSystem(system)
+	}
+	id := a.SessionIdentity()
+	a.host.SetSession(protoSession(&id), a.sess.States())
+	a.bridge.Notify(agent.LifecycleEvent{Name: "session_start", Session: &id})
+	return reports, nil
+}
+
+// LoadErrors returns the diagnostics of extensions that failed to load.
+func LoadErrors(reports []host.Report) []string {
+	var out []string
+	for _, r := range reports {
+		if r.Status == "error" || r.Status == "ready-timeout" {
+			msg := r.Error
+			if msg == "" {
+				msg = r.Status
+			}
+			out = append(out, fmt.Sprintf("extension %q: %s", r.Name, msg))
+		}
+	}
+	return out
+}

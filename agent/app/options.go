@@ -1,0 +1,34 @@
+package app
+
+// Options are what the command line chose for one run of zut. main parses
+// them with the flag package and passes them by value to the mode that
+// runs; the app reads what concerns the model, the session, the prompt,
+// the tools and the extensions.
+type Options struct {
+	Print              bool
+	Mode               string // "", "print", "json", "rpc", "interactive"
+	Provider           string
+	Model              string
+	BaseURL            string
+	APIKey             string
+	Reasoning          string
+	Exts               []string
+	NoExtensions       bool
+	Continue           bool
+	Resume             string
+	ResumeSet          bool
+	SessionPath        string
+	NoSession          bool
+	Fork               string
+	SystemPrompt       string
+	AppendSystemPrompt string
+	NoContextFiles     bool
+	NoSkills           bool
+	Yolo               bool
+	NoYolo             bool
+	MaxSteps           int
+	ListModels         bool
+	Version            bool
+	Help               bool
+	Prompt             []string
+}

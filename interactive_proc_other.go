@@ -1,8 +1,0 @@
-//go:build !unix
-
-package main
-
-import "os/exec"
-
-// setProcessGroup: without process groups the command alone is killed.
-func setProcessGroup(cmd *exec.Cmd) {}

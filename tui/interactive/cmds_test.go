@@ -1,0 +1,490 @@
+package interactive
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/zut-go/zut/agent/app"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zut-go/zut/proto"
+	"github.com/zut-go/zut/provider/providertest"
+	"github.com/zut-go/zut/tui"
+)
+
+// readConfig reads the settings file of a harness.
+func (h *uiHarness) readConfig() map[string]any {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.zut, app.SettingsFile))
+	if err != nil {
+		h.t.Fatalf("read config.json: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		h.t.Fatalf("config.json: %v", err)
+	}
+	return m
+}
+
+// TestUISettings changes settings in /settings: they apply at once and
+// are saved, keeping what else the file holds.
+func TestUISettings(t *testing.T) {
+	h := startUI(t, uiOptions{width: 80, height: 24, setup: func(h *uiHarness) {
+		os.MkdirAll(h.zut, 0o755)
+		os.WriteFile(filepath.Join(h.zut, app.SettingsFile), []byte(`{"options": {"plan_mode": "on"}, "theme": "auto"}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/settings")
+	h.send("\r")
+	h.waitText("Terminal alerts")
+	h.send("\x1b[C") // right: next theme
+	h.flushInput()
+	h.sync()
+	cfg := h.readConfig()
+	if cfg["theme"] != "dark" {
+		t.Errorf("theme after Right = %v, want dark", cfg["theme"])
+	}
+	if _, ok := cfg["options"]; !ok {
+		t.Errorf("saving the settings dropped the options member: %v", cfg)
+	}
+	var themeName string
+	h.do(func(u *ui) { themeName = u.chat.Options().Theme.Name })
+	if themeName != "dark" {
+		t.Errorf("the UI draws with theme %q, want dark", themeName)
+	}
+	h.send("\x1b[B\r") // down to terminal alerts, toggle
+	h.flushInput()
+	h.sync()
+	if cfg := h.readConfig(); cfg["terminal_alerts"] != false {
+		t.Errorf("terminal_alerts after toggling = %v, want false", cfg["terminal_alerts"])
+	}
+	h.send("\x1b[27u")
+	h.waitFor("the settings to close", func(s string) bool { return !strings.Contains(s, "Terminal alerts") })
+}
+
+// TestUIUserTheme switches to a theme from $ZUT_HOME/themes with /theme.
+func TestUIUserTheme(t *testing.T) {
+	h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+		dir := filepath.Join(h.zut, "themes")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "ocean.json"), []byte(`{"name": "ocean", "extends": "dark", "colors": {"accent": "#00aaff"}}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/theme ocean")
+	h.send("\r")
+	h.waitText("theme: ocean")
+	var name string
+	h.do(func(u *ui) { name = u.chat.Options().Theme.Name })
+	if name != "ocean" {
+		t.Errorf("theme = %q, want ocean", name)
+	}
+	if cfg := h.readConfig(); cfg["theme"] != "ocean" {
+		t.Errorf("saved theme = %v, want ocean", cfg["theme"])
+	}
+}
+
+// TestUIThemeOnlyExtension offers the theme of a theme-only extension.
+func TestUIThemeOnlyExtension(t *testing.T) {
+	h := startUI(t, uiOptions{extensions: true, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.home, "proj", ".zut", "extensions", "sunset")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name": "sunset", "version": "1.0.0"}`), 0o644)
+		os.WriteFile(filepath.Join(dir, "theme.json"), []byte(`{"extends": "light", "colors": {"accent": "#ff7700"}}`), 0o644)
+	}})
+	h.idle()
+	h.typeText("/theme sunset")
+	h.send("\r")
+	h.waitText("theme: sunset")
+}
+
+func TestUIAlertSetting(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprint(on), func(t *testing.T) {
+			h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+				os.MkdirAll(h.zut, 0o755)
+				os.WriteFile(filepath.Join(h.zut, app.SettingsFile), []byte(fmt.Sprintf(`{"terminal_alerts": %v}`, on)), 0o644)
+			}})
+			h.idle()
+			h.do(func(u *ui) { u.bridge().Alert("ping", "bell", "question_ready") })
+			h.term.mu.Lock()
+			bells := h.term.t.Bells
+			h.term.mu.Unlock()
+			want := 0
+			if on {
+				want = 1
+			}
+			if bells != want {
+				t.Errorf("bells with terminal_alerts %v = %d, want %d", on, bells, want)
+			}
+		})
+	}
+}
+
+// TestUISubmitAndInsert runs an extension's submit and insert.
+func TestUISubmitAndInsert(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "Summary done."}}})
+	h.idle()
+	h.do(func(u *ui) { u.bridge().Submit("planner", "summarise the workspace") })
+	h.waitText("Summary done.")
+	h.idle()
+	if !strings.Contains(h.screen(true), "› summarise the workspace") {
+		t.Errorf("the submitted prompt is not in the transcript:\n%s", h.screen(true))
+	}
+	h.do(func(u *ui) {
+		u.commandResult("snippet", app.CommandResult{Extension: "snip", Action: "insert", Insert: "inserted text"}, nil)
+	})
+	var text string
+	h.do(func(u *ui) { text = u.ed.Text() })
+	if text != "inserted text" {
+		t.Errorf("editor after insert = %q, want %q", text, "inserted text")
+	}
+}
+
+// TestUIExtensionStopped shows one note naming the extension and its log,
+// and drops its chrome.
+func TestUIExtensionStopped(t *testing.T) {
+	h := startUI(t, uiOptions{})
+	h.idle()
+	h.do(func(u *ui) {
+		b := u.bridge()
+		b.Status("weather", "temp", "info", "16°C fog")
+		b.ClearChrome("weather")
+		b.Exited("weather", errors.New("exit status 2"), "/home/me/.zut/logs/ext-weather.log")
+	})
+	s := h.screen(true)
+	if !strings.Contains(s, `extension "weather" stopped: exit status 2`) || !strings.Contains(s, "log: /home/me/.zut/logs/ext-weather.log") {
+		t.Errorf("no note about the stopped extension:\n%s", s)
+	}
+	if strings.Contains(s, "16°C") {
+		t.Errorf("the stopped extension's status stays:\n%s", s)
+	}
+}
+
+// TestUINotesClearedByPrompt: notes go when the next prompt is sent.
+func TestUINotesClearedByPrompt(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "ok"}}})
+	h.idle()
+	h.do(func(u *ui) { u.bridge().Notify("lint", "warn", "3 files need formatting") })
+	h.waitText("3 files need formatting")
+	h.typeText("go on")
+	h.send("\r")
+	h.waitText("ok")
+	h.idle()
+	if strings.Contains(h.screen(true), "need formatting") {
+		t.Errorf("the note stays after the next prompt:\n%s", h.screen(true))
+	}
+}
+
+// TestUIThinkingAndExpand shows reasoning collapsed to one line; Ctrl+O
+// shows it in full.
+func TestUIThinkingAndExpand(t *testing.T) {
+	thinking := "First I check the config.\nThen the schema.\nThen the output."
+	h := startUI(t, uiOptions{width: 60, height: 20, replies: []providertest.Reply{{Thinking: thinking, Text: "Checked."}}})
+	h.idle()
+	h.typeText("check it")
+	h.send("\r")
+	h.waitText("Checked.")
+	h.idle()
+	s := h.screen(true)
+	if !strings.Contains(s, "✻ First I check the config.  +2 lines") || strings.Contains(s, "Then the schema.") {
+		t.Errorf("reasoning is not collapsed to one line:\n%s", s)
+	}
+	h.send("\x0f") // ctrl+o
+	h.waitText("▸ expanded")
+	h.idle()
+	uiGolden(t, "thinking_expand", h.screen(true))
+}
+
+// TestUIToolOutputExpand collapses long tool output; Ctrl+O shows it.
+func TestUIToolOutputExpand(t *testing.T) {
+	args, _ := json.Marshal(map[string]any{"command": "seq 1 12", "timeout": 10})
+	h := startUI(t, uiOptions{width: 60, height: 20, args: []string{"--yolo"}, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: string(args)}}},
+		{Text: "Twelve lines."},
+	}})
+	h.idle()
+	h.typeText("count")
+	h.send("\r")
+	h.waitText("Twelve lines.")
+	h.idle()
+	s := h.screen(true)
+	if !strings.Contains(s, "… +8 lines (ctrl+o to expand)") || strings.Contains(s, "|  12 ") {
+		t.Errorf("long output is not collapsed:\n%s", s)
+	}
+	h.send("\x0f")
+	h.waitFor("the expanded output", func(s string) bool { return strings.Contains(s, "▸ expanded") && strings.Contains(s, "|  12 ") })
+}
+
+// TestUIReloadStatus reloads extensions with a broken one: the status
+// line lists the failure, which also stays in the chat.
+func TestUIReloadStatus(t *testing.T) {
+	h := startUI(t, uiOptions{width: 90, height: 24, extensions: true, profile: tui.ProfileANSI256, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.zut, "extensions", "broken")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name": "broken", "exec": "./missing"}`), 0o644)
+	}})
+	h.idle()
+	if !strings.Contains(h.screen(true), "broken") {
+		t.Errorf("the startup header does not report the broken extension:\n%s", h.screen(true))
+	}
+	h.typeText("/reload-ext")
+	h.send("\r")
+	h.waitText("extensions reloaded: 0 loaded, 1 failed")
+	h.idle()
+	var armed bool
+	h.do(func(u *ui) { armed = u.flashTimer != nil })
+	if !armed {
+		t.Error("the reload status has no timer to dismiss it")
+	}
+	// The status line's failure is drawn in the error colour.
+	h.do(func(u *ui) {})
+	styled := h.styled()
+	lines := strings.Split(styled, "\n")
+	red := false
+	for i, l := range lines {
+		if strings.Contains(l, "reloaded: 0 loaded") {
+			for _, m := range lines[i+1:] {
+				if strings.HasPrefix(strings.TrimSpace(m), "~") && strings.Contains(m, "fg=") {
+					red = true
+					break
+				}
+			}
+		}
+	}
+	if !red {
+		t.Errorf("the reload status has no coloured failure:\n%s", styled)
+	}
+}
+
+// maskDates hides the times of session entries ("Dec 1 02:41"), keeping
+// their width.
+func maskDates(s string) string {
+	return dateRE.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat("#", len(m)) })
+}
+
+var dateRE = regexp.MustCompile(`[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d`)
+
+// TestUIForkAndTree forks before an earlier message and lists the tree.
+func TestUIForkAndTree(t *testing.T) {
+	h := startUI(t, uiOptions{width: 70, height: 24, replies: []providertest.Reply{{Text: "first answer"}, {Text: "second answer"}}})
+	h.idle()
+	h.typeText("first question")
+	h.send("\r")
+	h.waitText("first answer")
+	h.idle()
+	h.typeText("second question")
+	h.send("\r")
+	h.waitText("second answer")
+	h.idle()
+	h.typeText("/fork")
+	h.send("\r")
+	h.waitText("Fork from before")
+	h.send("\r") // the newest message is selected
+	h.waitText("new branch")
+	h.idle()
+	var text string
+	var msgs int
+	h.do(func(u *ui) { text, msgs = u.ed.Text(), len(u.app.Session().Messages()) })
+	if text != "second question" || msgs != 2 {
+		t.Errorf("after /fork: editor %q with %d messages, want %q with 2", text, msgs, "second question")
+	}
+	h.send("\x15") // ctrl+u
+	h.typeText("/tree")
+	h.send("\r")
+	h.waitText("Session tree")
+	uiGolden(t, "tree", maskDates(h.screen(false)))
+	h.send("\x1b[27u")
+}
+
+// TestUIResumePicker: zut -r without an id opens the session picker.
+func TestUIResumePicker(t *testing.T) {
+	var base string
+	{
+		h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "saved answer"}}})
+		h.idle()
+		h.typeText("remember this")
+		h.send("\r")
+		h.waitText("saved answer")
+		h.idle()
+		h.stop()
+		base = h.home
+	}
+	h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
+	h.waitText("Resume a session")
+	h.waitText("remember this")
+	// zut -r starts on the latest session; choosing it keeps it.
+	h.send("\r")
+	h.idle()
+	if s := h.screen(true); !strings.Contains(s, "saved answer") {
+		t.Errorf("the resumed conversation is not shown:\n%s", s)
+	}
+}
+
+// TestUIProbe answers zut's capability queries: a light background makes
+// the auto theme light, and the features the terminal confirms are used.
+func TestUIProbe(t *testing.T) {
+	h := startUI(t, uiOptions{profile: tui.ProfileTrueColor, background: "rgb:ffff/fafa/f0f0"})
+	h.idle()
+	var name string
+	var caps tui.Caps
+	h.do(func(u *ui) { name, caps = u.chat.Options().Theme.Name, u.caps })
+	if name != "light" {
+		t.Errorf("auto theme on a light background = %q, want light", name)
+	}
+	if !caps.SyncOutput || !caps.KittyKeyboard {
+		t.Errorf("caps = %+v, want synchronized output and the kitty keyboard", caps)
+	}
+	h.term.mu.Lock()
+	frames, flags := h.term.t.SyncFrames, h.term.t.KittyFlags
+	h.term.mu.Unlock()
+	if frames == 0 || len(flags) == 0 || flags[len(flags)-1] != 1 {
+		t.Errorf("sync frames %d, kitty flags %v; want frames and flags [1]", frames, flags)
+	}
+}
+
+// TestUIExtensionDialogs answers an extension's select, confirm, input
+// and overlay dialogs with keys.
+func TestUIExtensionDialogs(t *testing.T) {
+	tests := []struct {
+		name string
+		req  proto.UIRequest
+		keys string
+		want string // the answer, as JSON
+	}{
+		{"select", proto.UIRequest{Kind: proto.UISelect, Title: "Deploy to", Options: []string{"staging", "production"}}, "\x1b[B\r", `{"value":"production","index":1}`},
+		{"select cancelled", proto.UIRequest{Kind: proto.UISelect, Options: []string{"a", "b"}}, "\x1b[27u", `{"cancelled":true}`},
+		{"confirm yes", proto.UIRequest{Kind: proto.UIConfirm, Message: "Deploy now?"}, "y", `{"value":true}`},
+		{"confirm default no", proto.UIRequest{Kind: proto.UIConfirm, Message: "Delete?", Default: json.RawMessage("false")}, "\r", `{"value":false}`},
+		{"input", proto.UIRequest{Kind: proto.UIInput, Message: "Branch name?", Placeholder: "feature/..."}, "fix-parser\r", `{"value":"fix-parser"}`},
+		{"overlay action", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: "1. read\n2. write", Actions: []string{"Approve", "Reject"}}, "\x1b[B\r", `{"index":1,"action":"Reject"}`},
+		{"overlay dismissed", proto.UIRequest{Kind: proto.UIOverlay, Title: "Note", Text: "Just so you know."}, "\r", `{"index":-1}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{})
+			h.idle()
+			answers := make(chan proto.UIResponse, 1)
+			tc.req.ID = "d1"
+			h.do(func(u *ui) {
+				u.bridge().UIRequest("deployer", tc.req, func(r proto.UIResponse) { answers <- r })
+			})
+			h.send(tc.keys)
+			select {
+			case got := <-answers:
+				b, _ := json.Marshal(got)
+				if string(b) != tc.want {
+					t.Errorf("answer = %s, want %s", b, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no answer; screen:\n%s", h.screen(false))
+			}
+			h.sync()
+			if s := h.screen(false); strings.Contains(s, "╭") {
+				t.Errorf("the dialog stays open:\n%s", s)
+			}
+		})
+	}
+}
+
+// TestUIPrintNotes shows an extension's print notes in the transcript.
+func TestUIPrintNotes(t *testing.T) {
+	h := startUI(t, uiOptions{width: 50, height: 20})
+	h.idle()
+	h.do(func(u *ui) {
+		b := u.bridge()
+		b.Print("plan", proto.Print{Text: "Step 1 done", Style: "info"})
+		b.Print("plan", proto.Print{Text: "**Plan**\n\n- read\n- write", Style: "block", Markdown: true, Subtitle: "The plan"})
+		b.Header("plan", proto.Header{Text: "PLAN MODE"})
+	})
+	uiGolden(t, "print_notes", h.screen(true))
+}
+
+// TestUISkills lists the skills and sends one with /skill:name.
+func TestUISkills(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "Greeted."}}, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.home, "proj", ".zut", "skills", "greet")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: greet\ndescription: greet people warmly\n---\nAlways greet with a wave emoji.\n"), 0o644)
+	}})
+	h.idle()
+	h.typeText("/skills")
+	h.send("\r")
+	h.waitText("greet people warmly")
+	h.typeText("/skill:greet say hi to Ana")
+	h.send("\r")
+	h.waitText("Greeted.")
+	h.idle()
+	body, _ := json.Marshal(h.srv.Requests()[0].Body)
+	if !strings.Contains(string(body), "Always greet with a wave emoji.") || !strings.Contains(string(body), "say hi to Ana") {
+		t.Errorf("the request lacks the skill or the request text: %s", body)
+	}
+}
+
+// TestUISessionCommands runs /compact (too early), /name, /session, /new
+// and /clear.
+func TestUISessionCommands(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "first"}}})
+	h.idle()
+	steps := []struct{ cmd, want string }{
+		{"/compact", "nothing to compact yet"},
+		{"/name parser work", "session named: parser work"},
+		{"/session", "title: parser work"},
+		{"/bogus", "unknown command /bogus"},
+		{"/new", "new conversation"},
+	}
+	for _, st := range steps {
+		h.typeText(st.cmd)
+		h.send("\r")
+		h.waitText(st.want)
+		h.idle()
+	}
+	h.typeText("hello")
+	h.send("\r")
+	h.waitText("first")
+	h.idle()
+	h.typeText("/clear")
+	h.send("\r")
+	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
+}
+
+// TestUIOverlaySize draws an extension's ui.overlay at the width and
+// height it asks for: centred by default, left-aligned when anchored; and
+// dialogs in their border_color.
+func TestUIOverlaySize(t *testing.T) {
+	text := "Step one reads the files.\n\nStep two writes the plan.\n\nStep three runs the tests and reports back.\n\nStep four asks you again."
+	tests := []struct {
+		name string
+		req  proto.UIRequest
+	}{
+		{"overlay_sized_center", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve", "Reject"}, Width: 32, MaxHeight: 9}},
+		{"overlay_sized_bottom", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: text, Actions: []string{"Approve"}, Width: 32, Anchor: proto.AnchorBottom, BorderColor: "#ff8800"}},
+		{"overlay_sized_wider_than_screen", proto.UIRequest{Kind: proto.UIOverlay, Title: "Plan", Text: "Short.", Width: 500, MaxHeight: 500}},
+		{"select_border_color", proto.UIRequest{Kind: proto.UISelect, Title: "Plan", Options: []string{"a", "b"}, BorderColor: "#ff8800"}},
+		{"input_border_color", proto.UIRequest{Kind: proto.UIInput, Title: "Plan", Message: "Name?", BorderColor: "#ff8800"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{width: 60, height: 20, profile: tui.ProfileTrueColor})
+			h.idle()
+			tc.req.ID = "d1"
+			h.do(func(u *ui) { u.bridge().UIRequest("planner", tc.req, func(proto.UIResponse) {}) })
+			h.waitText("Plan")
+			h.sync()
+			uiGolden(t, tc.name, h.screen(false))
+			if tc.name == "overlay_sized_center" {
+				h.send("\x1b[6~") // page down: the cut body scrolls
+				h.waitText("Step two writes")
+			}
+			if tc.req.BorderColor != "" {
+				if s := h.styled(); !strings.Contains(s, "fg=#ff8800") {
+					t.Errorf("border_color %s not drawn:\n%s", tc.req.BorderColor, s)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,146 @@
+package interactive
+
+import (
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/tui"
+)
+
+// overlay is a dialog in the editor's place. Overlays stack: a
+// confirmation that arrives while a picker is open goes on top of it.
+type overlay interface {
+	tui.Overlay
+	// key handles a key; the overlay closes itself with u.closeOverlay.
+	key(u *ui, k tui.Key)
+	paste(u *ui, s string)
+	// cancel is called when the overlay is dropped without the user
+	// deciding (the turn was interrupted, zut exits).
+	cancel(u *ui)
+}
+
+// openOverlay shows o on top of the open dialogs.
+func (u *ui) openOverlay(o overlay) {
+	u.ovs = append(u.ovs, o)
+	u.ov = o
+	u.chat.SetOverlay(o)
+	u.plainShow(o)
+	u.dirty = true
+}
+
+// closeOverlay removes o (wherever it is in the stack) without calling
+// its cancel.
+func (u *ui) closeOverlay(o overlay) {
+	for i, x := range u.ovs {
+		if x == o {
+			u.ovs = append(u.ovs[:i], u.ovs[i+1:]...)
+			break
+		}
+	}
+	u.ov = nil
+	u.chat.SetOverlay(nil)
+	if n := len(u.ovs); n > 0 {
+		u.ov = u.ovs[n-1]
+		u.chat.SetOverlay(u.ov)
+	}
+	u.dirty = true
+}
+
+// cancelOverlays drops every dialog (at exit).
+func (u *ui) cancelOverlays() {
+	for len(u.ovs) > 0 {
+		o := u.ovs[len(u.ovs)-1]
+		u.closeOverlay(o)
+		o.cancel(u)
+	}
+}
+
+// confirmOverlay is the tool confirmation dialog.
+type confirmOverlay struct {
+	*tui.Confirm
+	id    string
+	reply chan agent.ConfirmAnswer
+}
+
+// openConfirm shows the confirmation dialog for req. The agent already
+// told extensions (tool_confirmation_requested) before asking.
+func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswer) {
+	if u.quit {
+		reply <- agent.ConfirmAnswer{Reason: "zut is exiting"}
+		return
+	}
+	u.openOverlay(&confirmOverlay{Confirm: &tui.Confirm{Tool: req.Name, Preview: req.Preview}, id: req.ToolID, reply: reply})
+	u.alert("confirm")
+}
+
+// closeConfirm drops the dialog of tool call id (the turn was
+// interrupted while it was open).
+func (u *ui) closeConfirm(id string) {
+	for _, o := range u.ovs {
+		if c, ok := o.(*confirmOverlay); ok && c.id == id {
+			u.closeOverlay(c)
+			return
+		}
+	}
+}
+
+func (c *confirmOverlay) key(u *ui, k tui.Key) {
+	choice, done := c.HandleKey(k)
+	if !done {
+		return
+	}
+	u.closeOverlay(c)
+	c.reply <- agent.ConfirmAnswer{Allow: choice.Allow, Always: choice.Always, Reason: choice.Reason}
+}
+
+func (c *confirmOverlay) paste(u *ui, s string) { c.Paste(s) }
+
+func (c *confirmOverlay) cancel(u *ui) {
+	select {
+	case c.reply <- agent.ConfirmAnswer{Reason: "the user closed the dialog"}:
+	default:
+	}
+}
+
+// listOverlay is a picker whose choice runs choose. side, when set,
+// handles Left and Right (settings that cycle through values).
+type listOverlay struct {
+	*tui.List
+	choose   func(u *ui, it tui.ListItem)
+	side     func(u *ui, it tui.ListItem, dir int)
+	onCancel func(u *ui)
+	// keep leaves the list open after a choice.
+	keep bool
+}
+
+func (l *listOverlay) key(u *ui, k tui.Key) {
+	switch l.HandleKey(k) {
+	case tui.ListChoose:
+		it, ok := l.Current()
+		if !l.keep {
+			u.closeOverlay(l)
+		}
+		if ok && l.choose != nil {
+			l.choose(u, it)
+		}
+	case tui.ListCancel:
+		u.closeOverlay(l)
+		if l.onCancel != nil {
+			l.onCancel(u)
+		}
+	case tui.ListLeft, tui.ListRight:
+		if it, ok := l.Current(); ok && l.side != nil {
+			dir := 1
+			if k.String() == "left" {
+				dir = -1
+			}
+			l.side(u, it, dir)
+		}
+	}
+}
+
+func (l *listOverlay) paste(u *ui, s string) {}
+
+func (l *listOverlay) cancel(u *ui) {
+	if l.onCancel != nil {
+		l.onCancel(u)
+	}
+}

@@ -1,0 +1,165 @@
+package interactive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/tui"
+)
+
+// takeSteer reports whether text is steering the UI already showed.
+func (u *ui) takeSteer(text string) bool {
+	for i, s := range u.steers {
+		if strings.TrimSpace(s) == strings.TrimSpace(text) || strings.Contains(text, s) {
+			u.steers = append(u.steers[:i], u.steers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// startPrompt runs text as a prompt on its own goroutine. source tells
+// extensions where it came from: interactive, extension or queue.
+func (u *ui) startPrompt(text, source string) {
+	if u.app == nil {
+		return
+	}
+	if len(u.shellCtx) > 0 {
+		// The transcript shows the prompt as typed; the model also gets
+		// the shell output, and the session is named after the prompt.
+		typed := text
+		u.app.NameAfter(typed)
+		n := len(u.shellCtx)
+		text = strings.Join(u.shellCtx, "\n\n") + "\n\n" + text
+		u.shellCtx = nil
+		if u.shown == nil {
+			u.shown = map[string]string{}
+		}
+		u.shown[strings.TrimSpace(text)] = fmt.Sprintf("%s\n(with the output of %d shell command%s)", typed, n, plural(n))
+	}
+	u.chat.ClearNotes("", true)
+	u.busy = true
+	u.turn = turnStats{start: u.now(), ctxTokens: u.turn.ctxTokens, cost: u.turn.cost}
+	u.setPlaceholder()
+	u.dirty = true
+	in := agent.Input{Text: text, Source: source}
+	u.goJob(func() {
+		err := u.app.Prompt(u.ctx, in)
+		u.inbox.post(func(u *ui) { u.promptDone(err) })
+	})
+}
+
+// promptDone runs when a prompt returned: the next queued prompt starts.
+func (u *ui) promptDone(err error) {
+	u.busy = false
+	u.steers = nil
+	u.setPlaceholder()
+	u.dirty = true
+	switch {
+	case err == nil, errors.Is(err, agent.ErrAborted):
+		if errors.Is(err, agent.ErrAborted) && u.ctx.Err() == nil {
+			u.chat.AddNotice("warn", "", "interrupted")
+		}
+	case errors.Is(err, agent.ErrBusy):
+		u.chat.AddNotice("warn", "", "another operation is running; try again when it ends")
+	}
+	u.alert("done")
+	if u.quit || u.ctx.Err() != nil {
+		return
+	}
+	if len(u.queue) > 0 {
+		next := u.queue[0]
+		u.queue = u.queue[1:]
+		u.syncQueue()
+		u.startPrompt(next.text, "queue")
+	}
+}
+
+// enqueue keeps text to run after the current prompt.
+func (u *ui) enqueue(text, source string) {
+	u.queue = append(u.queue, queued{text, source})
+	u.syncQueue()
+}
+
+// queued is a prompt waiting for the running one.
+type queued struct{ text, source string }
+
+// unqueue takes the newest queued prompt back into the editor. It
+// reports false when nothing is queued.
+func (u *ui) unqueue() bool {
+	if len(u.queue) == 0 {
+		return false
+	}
+	last := u.queue[len(u.queue)-1].text
+	u.queue = u.queue[:len(u.queue)-1]
+	u.syncQueue()
+	if !u.ed.Empty() {
+		last = last + "\n" + u.ed.Value()
+	}
+	u.ed.SetText(last)
+	return true
+}
+
+func (u *ui) syncQueue() {
+	q := make([]tui.Queued, 0, len(u.queue))
+	for _, t := range u.queue {
+		q = append(q, tui.Queued{Text: t.text})
+	}
+	u.chat.SetQueue(q)
+	u.dirty = true
+}
+
+// steer sends text into the running prompt.
+func (u *ui) steer(text string) {
+	if !u.app.Agent().Steer(text) {
+		u.submit(text)
+		return
+	}
+	u.steers = append(u.steers, text)
+	u.chat.AddUser("(steering) " + text)
+	u.dirty = true
+}
+
+// abort interrupts the running prompt and background job.
+func (u *ui) abort() {
+	if u.app != nil && u.busy {
+		u.app.Agent().Abort()
+	}
+	if u.job != nil && u.job.cancel != nil {
+		u.job.cancel()
+	}
+	u.dirty = true
+}
+
+// confirmer is the agent's confirmation hook: it asks the UI, and waits
+// for the answer or for the prompt to be cancelled.
+type confirmer struct{ u *ui }
+
+func (c confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmAnswer, error) {
+	reply := make(chan agent.ConfirmAnswer, 1)
+	c.u.inbox.post(func(u *ui) { u.openConfirm(req, reply) })
+	select {
+	case ans := <-reply:
+		return ans, nil
+	case <-ctx.Done():
+		c.u.inbox.post(func(u *ui) { u.closeConfirm(req.ToolID) })
+		return agent.ConfirmAnswer{}, errors.New("the user interrupted the turn")
+	}
+}
+
+// useInteractiveAgent gives the app's agent what only the UI provides: the
+// confirmation dialog and the auto-compaction setting.
+func (u *ui) useInteractiveAgent() {
+	u.app.Agent().SetConfirmer(confirmer{u})
+	u.app.Agent().SetAutoCompact(u.st.AutoCompact)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
