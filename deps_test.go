@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ var importPolicy = map[string][]string{
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
-	"tui/interactive": {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider", "tui"},
+	"tui/interactive": {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
 	"agent/app": {"agent", "agent/session", "agent/skills", "agent/tools", "host", "proto", "provider"},
@@ -48,11 +49,17 @@ var importPolicy = map[string][]string{
 	"provider/providertest":               {"provider"},
 	"provider/providertest/cmd/fakemodel": {"provider/providertest"},
 
-	// The renderer.
-	"tui":                   {"tui/internal/uniwidth"},
-	"tui/internal/uniwidth": {},
-	"tui/internal/widthgen": {},
-	"tui/vt":                {"tui/internal/uniwidth"},
+	// The renderer: styled text at the bottom, syntax colours and markdown
+	// over it, the views (chat, editor, screen) on top.
+	"tui":                    {"tui/ansi", "tui/markdown", "tui/internal/uniwidth"},
+	"tui/ansi":               {"tui/internal/uniwidth"},
+	"tui/highlight":          {"tui/ansi"},
+	"tui/markdown":           {"tui/ansi", "tui/highlight"},
+	"tui/internal/styletest": {"tui/ansi"},
+	"tui/internal/txtar":     {},
+	"tui/internal/uniwidth":  {},
+	"tui/internal/widthgen":  {},
+	"tui/vt":                 {"tui/internal/uniwidth"},
 
 	// Examples use the SDK only.
 	"examples/extensions":           {},
@@ -218,6 +225,35 @@ func TestGoModRequiresOnlyAllowedModules(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageShare checks that no package holds more than maxShare of the
+// module's lines (tests and generated files not counted).
+func TestPackageShare(t *testing.T) {
+	lines := map[string]int{}
+	total := 0
+	for _, p := range listPackages(t) {
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if generated.Match(b) {
+				continue
+			}
+			n := strings.Count(string(b), "\n")
+			lines[p.ImportPath] += n
+			total += n
+		}
+	}
+	for pkg, n := range lines {
+		if share := float64(n) / float64(total); share > maxShare {
+			t.Errorf("package %s holds %d of %d lines (%.1f%%), over %.0f%%: split it", pkg, n, total, 100*share, 100*maxShare)
+		}
+	}
+}
+
+// generated matches the marker of generated Go files.
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
 // inModule is an import path of the module relative to the module ("" for
 // the root).

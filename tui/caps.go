@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"strings"
 	"time"
@@ -11,7 +12,7 @@ import (
 // environment, and the features the terminal confirmed by answering the
 // queries Probe sends.
 type Caps struct {
-	Profile Profile
+	Profile ansi.Profile
 	// Answered says the terminal replied to the device attributes query;
 	// when false nothing below was confirmed.
 	Answered bool
@@ -20,7 +21,7 @@ type Caps struct {
 	// KittyKeyboard says the terminal speaks the kitty keyboard protocol.
 	KittyKeyboard bool
 	// Background is the terminal's background colour, when it reported it.
-	Background    Color
+	Background    ansi.Color
 	HasBackground bool
 	// Reflow says whether the terminal rewraps lines on resize (see
 	// Screen.SetReflow); it is a guess from the environment.
@@ -30,7 +31,7 @@ type Caps struct {
 // DarkBackground reports whether the terminal's background is dark, and
 // whether that is known.
 func (c Caps) DarkBackground() (dark, known bool) {
-	if !c.HasBackground || c.Background.Kind != ColorRGB {
+	if !c.HasBackground || c.Background.Kind != ansi.ColorRGB {
 		return false, false
 	}
 	v := c.Background.Value
@@ -44,22 +45,22 @@ func (c Caps) DarkBackground() (dark, known bool) {
 // terminal or for TERM=dumb; attributes without colour (ProfileMono) when
 // NO_COLOR is set to anything non-empty; truecolor for COLORTERM=truecolor or 24bit; 256 colours for TERM
 // containing "256color"; 16 colours otherwise.
-func DetectProfile(getenv func(string) string, isTTY bool) Profile {
+func DetectProfile(getenv func(string) string, isTTY bool) ansi.Profile {
 	term := getenv("TERM")
 	switch {
 	case !isTTY, term == "dumb":
-		return ProfileNone
+		return ansi.ProfileNone
 	case getenv("NO_COLOR") != "":
-		return ProfileMono
+		return ansi.ProfileMono
 	}
 	switch strings.ToLower(getenv("COLORTERM")) {
 	case "truecolor", "24bit":
-		return ProfileTrueColor
+		return ansi.ProfileTrueColor
 	}
 	if strings.Contains(term, "256color") || strings.Contains(term, "direct") {
-		return ProfileANSI256
+		return ansi.ProfileANSI256
 	}
-	return ProfileANSI
+	return ansi.ProfileANSI
 }
 
 // DetectReflow guesses from the environment whether the terminal rewraps
@@ -113,7 +114,7 @@ func Probe(ctx context.Context, w io.Writer, events <-chan Event, timeout time.D
 				c.KittyKeyboard = true
 			case ColorReport:
 				if e.Code == 11 {
-					c.Background, c.HasBackground = RGB(e.R, e.G, e.B), true
+					c.Background, c.HasBackground = ansi.RGB(e.R, e.G, e.B), true
 				}
 			default:
 				other = append(other, ev)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/zut-go/zut/tui/ansi"
 	"testing"
 	"time"
 
@@ -71,8 +72,8 @@ func TestDarkBackground(t *testing.T) {
 		c           Caps
 		dark, known bool
 	}{
-		{Caps{Background: RGB(0x1e, 0x1e, 0x2e), HasBackground: true}, true, true},
-		{Caps{Background: RGB(0xfa, 0xf4, 0xed), HasBackground: true}, false, true},
+		{Caps{Background: ansi.RGB(0x1e, 0x1e, 0x2e), HasBackground: true}, true, true},
+		{Caps{Background: ansi.RGB(0xfa, 0xf4, 0xed), HasBackground: true}, false, true},
 		{Caps{}, false, false},
 	} {
 		if dark, known := tc.c.DarkBackground(); dark != tc.dark || known != tc.known {
@@ -85,16 +86,16 @@ func TestDetectProfile(t *testing.T) {
 	tests := []struct {
 		env  map[string]string
 		tty  bool
-		want Profile
+		want ansi.Profile
 	}{
-		{map[string]string{"TERM": "xterm-256color"}, false, ProfileNone},
-		{map[string]string{"TERM": "xterm-256color", "NO_COLOR": "1"}, true, ProfileMono},
-		{map[string]string{"TERM": "dumb", "COLORTERM": "truecolor"}, true, ProfileNone},
-		{map[string]string{"TERM": "xterm", "COLORTERM": "truecolor"}, true, ProfileTrueColor},
-		{map[string]string{"TERM": "xterm", "COLORTERM": "24bit"}, true, ProfileTrueColor},
-		{map[string]string{"TERM": "screen-256color"}, true, ProfileANSI256},
-		{map[string]string{"TERM": "xterm"}, true, ProfileANSI},
-		{map[string]string{"TERM": "linux", "NO_COLOR": ""}, true, ProfileANSI},
+		{map[string]string{"TERM": "xterm-256color"}, false, ansi.ProfileNone},
+		{map[string]string{"TERM": "xterm-256color", "NO_COLOR": "1"}, true, ansi.ProfileMono},
+		{map[string]string{"TERM": "dumb", "COLORTERM": "truecolor"}, true, ansi.ProfileNone},
+		{map[string]string{"TERM": "xterm", "COLORTERM": "truecolor"}, true, ansi.ProfileTrueColor},
+		{map[string]string{"TERM": "xterm", "COLORTERM": "24bit"}, true, ansi.ProfileTrueColor},
+		{map[string]string{"TERM": "screen-256color"}, true, ansi.ProfileANSI256},
+		{map[string]string{"TERM": "xterm"}, true, ansi.ProfileANSI},
+		{map[string]string{"TERM": "linux", "NO_COLOR": ""}, true, ansi.ProfileANSI},
 	}
 	for _, tc := range tests {
 		getenv := func(k string) string { return tc.env[k] }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 )
@@ -44,8 +45,8 @@ func (m ThinkingMode) String() string {
 
 // ChatOptions say how a Chat draws.
 type ChatOptions struct {
-	Theme      *Theme
-	Profile    Profile
+	Theme      *ansi.Theme
+	Profile    ansi.Profile
 	Hyperlinks bool
 	Thinking   ThinkingMode
 }
@@ -101,7 +102,7 @@ func NewChat(width, height int, o ChatOptions) *Chat {
 // still live are drawn again with them; committed lines stay as they are.
 func (c *Chat) SetOptions(o ChatOptions) {
 	if o.Theme == nil {
-		o.Theme = DarkTheme()
+		o.Theme = ansi.DarkTheme()
 	}
 	c.opts = o
 	for _, it := range c.items {
@@ -137,8 +138,8 @@ func (c *Chat) ToggleExpand() {
 		it := c.lastCollapsed
 		c.lastCollapsed = nil
 		lines, _ := it.render(c, time.Time{})
-		title := []Span{{Text: "▸ expanded", Style: c.opts.Theme.Style(RoleMuted)}}
-		c.push(&blockItem{lines: append([]string{RenderSpans(title, c.opts.Profile, false)}, lines...)})
+		title := []ansi.Span{{Text: "▸ expanded", Style: c.opts.Theme.Style(ansi.RoleMuted)}}
+		c.push(&blockItem{lines: append([]string{ansi.RenderSpans(title, c.opts.Profile, false)}, lines...)})
 	}
 }
 
@@ -191,7 +192,7 @@ func (c *Chat) AddNotice(level, source, text string) {
 
 // AddMarkdown adds a finished markdown text (a display note, a replayed
 // answer, a command's output).
-func (c *Chat) AddMarkdown(text string, role Role) {
+func (c *Chat) AddMarkdown(text string, role ansi.Role) {
 	m := c.newMD(role, false)
 	m.md.WriteString(text)
 	m.md.Finish()
@@ -216,7 +217,7 @@ func (c *Chat) AppendText(delta string) {
 		if c.msgStart < 0 {
 			c.msgStart = len(c.items)
 		}
-		c.text = c.newMD(RoleAssistantText, false)
+		c.text = c.newMD(ansi.RoleAssistantText, false)
 		c.push(c.text)
 	}
 	c.msgText = true
@@ -232,7 +233,7 @@ func (c *Chat) AppendThinking(delta string) {
 		if c.msgStart < 0 {
 			c.msgStart = len(c.items)
 		}
-		c.think = c.newMD(RoleThinking, true)
+		c.think = c.newMD(ansi.RoleThinking, true)
 		c.push(c.think)
 	}
 	c.think.pending.WriteString(delta)
@@ -245,7 +246,7 @@ func (c *Chat) AppendThinking(delta string) {
 func (c *Chat) EndMessage(text string) {
 	c.finishThinking()
 	if !c.msgText && strings.TrimSpace(text) != "" {
-		m := c.newMD(RoleAssistantText, false)
+		m := c.newMD(ansi.RoleAssistantText, false)
 		m.md.WriteString(text)
 		m.md.Finish()
 		m.finish()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"slices"
 	"time"
 )
@@ -95,7 +96,7 @@ type Footer struct{ Left, Right string }
 // lays it out in at most maxRows lines and says where the cursor goes
 // (cursorRow < 0 hides it).
 type Overlay interface {
-	Render(width, maxRows int, t *Theme, p Profile) (lines []string, cursorRow, cursorCol int)
+	Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) (lines []string, cursorRow, cursorCol int)
 }
 
 // chrome is everything around the transcript.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/markdown"
 	"strconv"
 	"strings"
 	"time"
@@ -18,11 +20,11 @@ func (c *Chat) bannerLines(bs []Banner) []string {
 		body := messageLines(b.Text, b.Markdown, width, t, c.opts.Profile)
 		if b.Border == "" {
 			for _, l := range body {
-				out = append(out, clampLine(l, c.width))
+				out = append(out, ansi.ClampLine(l, c.width))
 			}
 			continue
 		}
-		out = append(out, boxColored("", body, "", c.width, 1<<20, t, c.opts.Profile, b.Border)...)
+		out = append(out, ansi.BoxColored("", body, "", c.width, 1<<20, t, c.opts.Profile, b.Border)...)
 	}
 	return out
 }
@@ -33,11 +35,11 @@ func (c *Chat) noteLines() []string {
 	t := c.opts.Theme
 	for _, n := range c.chrome.notes {
 		if n.Display {
-			var head []Span
+			var head []ansi.Span
 			if n.Source != "" {
-				head = []Span{{Text: "[" + cleanText(n.Source) + "] ", Style: t.Style(RoleAccent)}}
+				head = []ansi.Span{{Text: "[" + ansi.Printable(n.Source) + "] ", Style: t.Style(ansi.RoleAccent)}}
 			}
-			out = append(out, c.prefixed(head, n.Text, t.Style(RoleText), c.width)...)
+			out = append(out, c.prefixed(head, n.Text, t.Style(ansi.RoleText), c.width)...)
 			continue
 		}
 		out = append(out, c.noticeLines(n.Level, n.Source, n.Text, c.width)...)
@@ -49,32 +51,32 @@ func (c *Chat) noteLines() []string {
 func (c *Chat) activityLine(now time.Time) string {
 	a := c.chrome.activity
 	t := c.opts.Theme
-	muted := t.Style(RoleMuted)
-	spin := Span{Text: t.Spinner.Frame(spinnerTick(t, a.Since, now)) + " ", Style: t.Style(RoleSpinner)}
-	var spans []Span
+	muted := t.Style(ansi.RoleMuted)
+	spin := ansi.Span{Text: t.Spinner.Frame(spinnerTick(t, a.Since, now)) + " ", Style: t.Style(ansi.RoleSpinner)}
+	var spans []ansi.Span
 	if !a.RetryAt.IsZero() && now.Before(a.RetryAt) {
 		secs := int((a.RetryAt.Sub(now) + time.Second - 1) / time.Second)
-		spans = []Span{spin, {Text: "Retrying in " + strconv.Itoa(secs) + "s", Style: t.Style(RoleWarn)}}
+		spans = []ansi.Span{spin, {Text: "Retrying in " + strconv.Itoa(secs) + "s", Style: t.Style(ansi.RoleWarn)}}
 		if a.Retry != "" {
-			spans = append(spans, Span{Text: " · " + cleanText(a.Retry), Style: muted})
+			spans = append(spans, ansi.Span{Text: " · " + ansi.Printable(a.Retry), Style: muted})
 		}
 	} else {
 		label := a.Label
 		if label == "" {
 			label = "Working"
 		}
-		spans = []Span{spin, {Text: label + "…", Style: t.Style(RoleAccent)}}
+		spans = []ansi.Span{spin, {Text: label + "…", Style: t.Style(ansi.RoleAccent)}}
 		if !a.Since.IsZero() && !now.IsZero() {
-			spans = append(spans, Span{Text: " " + shortDuration(now.Sub(a.Since)), Style: muted})
+			spans = append(spans, ansi.Span{Text: " " + shortDuration(now.Sub(a.Since)), Style: muted})
 		}
 		if a.Detail != "" {
-			spans = append(spans, Span{Text: " · " + a.Detail, Style: muted})
+			spans = append(spans, ansi.Span{Text: " · " + a.Detail, Style: muted})
 		}
 	}
 	if a.Hint != "" {
-		spans = append(spans, Span{Text: " · " + a.Hint, Style: t.Style(RoleDim)})
+		spans = append(spans, ansi.Span{Text: " · " + a.Hint, Style: t.Style(ansi.RoleDim)})
 	}
-	return RenderSpans(truncateSpans(spans, c.width), c.opts.Profile, false)
+	return ansi.RenderSpans(ansi.TruncateSpans(spans, c.width), c.opts.Profile, false)
 }
 
 // shortDuration shows whole seconds, then minutes and seconds.
@@ -102,16 +104,16 @@ func (c *Chat) queueLines() []string {
 		if q.Steer {
 			label = "↳ steering: "
 		}
-		first, _, more := strings.Cut(strings.TrimSpace(cleanText(q.Text)), "\n")
+		first, _, more := strings.Cut(strings.TrimSpace(ansi.Printable(q.Text)), "\n")
 		if more {
 			first += " …"
 		}
-		spans := []Span{{Text: label, Style: t.Style(RoleMuted)}, {Text: tabsToSpaces(first), Style: t.Style(RoleText)}}
-		out = append(out, RenderSpans(truncateSpans(spans, c.width), c.opts.Profile, false))
+		spans := []ansi.Span{{Text: label, Style: t.Style(ansi.RoleMuted)}, {Text: ansi.ExpandTabs(first), Style: t.Style(ansi.RoleText)}}
+		out = append(out, ansi.RenderSpans(ansi.TruncateSpans(spans, c.width), c.opts.Profile, false))
 	}
 	if len(out) > 0 {
-		hint := []Span{{Text: "  esc takes the last one back into the editor", Style: t.Style(RoleDim)}}
-		out = append(out, RenderSpans(truncateSpans(hint, c.width), c.opts.Profile, false))
+		hint := []ansi.Span{{Text: "  esc takes the last one back into the editor", Style: t.Style(ansi.RoleDim)}}
+		out = append(out, ansi.RenderSpans(ansi.TruncateSpans(hint, c.width), c.opts.Profile, false))
 	}
 	return out
 }
@@ -129,15 +131,15 @@ func (c *Chat) widgetLines(below bool) []string {
 			continue
 		}
 		if w.Title != "" {
-			title := []Span{{Text: "▍", Style: t.Style(RoleAccent)}, {Text: cleanText(w.Title), Style: t.Style(RoleAccent).with(Style{Bold: true})}}
-			out = append(out, RenderSpans(truncateSpans(title, c.width), c.opts.Profile, false))
+			title := []ansi.Span{{Text: "▍", Style: t.Style(ansi.RoleAccent)}, {Text: ansi.Printable(w.Title), Style: t.Style(ansi.RoleAccent).With(ansi.Style{Bold: true})}}
+			out = append(out, ansi.RenderSpans(ansi.TruncateSpans(title, c.width), c.opts.Profile, false))
 		}
 		lines := w.Lines
 		if len(lines) > 10 {
 			lines = append(lines[:9:9], "… +"+strconv.Itoa(len(w.Lines)-9)+" lines")
 		}
 		for _, l := range lines {
-			out = append(out, clampLine("  "+extText(l), c.width))
+			out = append(out, ansi.ClampLine("  "+extText(l), c.width))
 		}
 	}
 	return out
@@ -157,18 +159,18 @@ func (c *Chat) richWidget(w Widget) []string {
 		body = messageLines(strings.Join(w.Lines, "\n"), true, width, t, p)
 	} else {
 		for _, l := range w.Lines {
-			body = append(body, clampLine(extText(l), width))
+			body = append(body, ansi.ClampLine(extText(l), width))
 		}
 	}
 	if len(body) > 10 {
-		body = append(body[:9:9], RenderSpans([]Span{{Text: "… +" + strconv.Itoa(len(body)-9) + " lines", Style: t.Style(RoleMuted)}}, p, false))
+		body = append(body[:9:9], ansi.RenderSpans([]ansi.Span{{Text: "… +" + strconv.Itoa(len(body)-9) + " lines", Style: t.Style(ansi.RoleMuted)}}, p, false))
 	}
 	if framed {
-		return boxColored(w.Title, body, "", c.width, 1<<10, t, p, w.Border)
+		return ansi.BoxColored(w.Title, body, "", c.width, 1<<10, t, p, w.Border)
 	}
 	if w.Title != "" {
-		title := []Span{{Text: "▍", Style: t.Style(RoleAccent)}, {Text: cleanText(w.Title), Style: t.Style(RoleAccent).with(Style{Bold: true})}}
-		body = append([]string{RenderSpans(truncateSpans(title, c.width), p, false)}, body...)
+		title := []ansi.Span{{Text: "▍", Style: t.Style(ansi.RoleAccent)}, {Text: ansi.Printable(w.Title), Style: t.Style(ansi.RoleAccent).With(ansi.Style{Bold: true})}}
+		body = append([]string{ansi.RenderSpans(ansi.TruncateSpans(title, c.width), p, false)}, body...)
 	}
 	return body
 }
@@ -176,42 +178,42 @@ func (c *Chat) richWidget(w Widget) []string {
 // extText makes a line from an extension safe to draw on one row: its
 // styles and links stay, everything else that could move the cursor goes.
 func extText(s string) string {
-	s = Sanitize(s)
+	s = ansi.Sanitize(s)
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // statusLine renders the extensions' status items on one line.
 func (c *Chat) statusLine() string {
 	t := c.opts.Theme
-	var spans []Span
+	var spans []ansi.Span
 	for i, s := range c.chrome.status {
 		if i > 0 {
-			spans = append(spans, Span{Text: "  "})
+			spans = append(spans, ansi.Span{Text: "  "})
 		}
-		st := t.Style(RoleStatusBar)
+		st := t.Style(ansi.RoleStatusBar)
 		if s.Level != "" && s.Level != "info" {
 			st = levelStyle(t, s.Level)
 		}
-		spans = append(spans, Span{Text: strings.ReplaceAll(cleanText(s.Text), "\n", " "), Style: st})
+		spans = append(spans, ansi.Span{Text: strings.ReplaceAll(ansi.Printable(s.Text), "\n", " "), Style: st})
 	}
-	return RenderSpans(truncateSpans(spans, c.width), c.opts.Profile, false)
+	return ansi.RenderSpans(ansi.TruncateSpans(spans, c.width), c.opts.Profile, false)
 }
 
 // footerLine renders the bottom line, its right part aligned right.
 func (c *Chat) footerLine() string {
 	t := c.opts.Theme
-	st := t.Style(RoleStatusBar).with(t.Style(RoleStatusBarBG))
-	left := []Span{{Text: cleanText(c.chrome.footer.Left), Style: st}}
-	right := []Span{{Text: cleanText(c.chrome.footer.Right), Style: st}}
-	rw := spansWidth(right)
+	st := t.Style(ansi.RoleStatusBar).With(t.Style(ansi.RoleStatusBarBG))
+	left := []ansi.Span{{Text: ansi.Printable(c.chrome.footer.Left), Style: st}}
+	right := []ansi.Span{{Text: ansi.Printable(c.chrome.footer.Right), Style: st}}
+	rw := ansi.SpansWidth(right)
 	if rw > 0 && rw+2 < c.width {
-		left = truncateSpans(left, c.width-rw-2)
-		left = padSpans(left, c.width-rw, st)
+		left = ansi.TruncateSpans(left, c.width-rw-2)
+		left = ansi.PadSpans(left, c.width-rw, st)
 		left = append(left, right...)
 	} else {
-		left = truncateSpans(left, c.width)
+		left = ansi.TruncateSpans(left, c.width)
 	}
-	return RenderSpans(left, c.opts.Profile, false)
+	return ansi.RenderSpans(left, c.opts.Profile, false)
 }
 
 // panelLines renders the panel in at most maxRows lines.
@@ -229,7 +231,7 @@ func (c *Chat) panelLines(maxRows int) []string {
 	if footer == "" {
 		footer = "esc closes"
 	}
-	return box(title, body, footer, c.width, maxRows, c.opts.Theme, c.opts.Profile)
+	return ansi.Box(title, body, footer, c.width, maxRows, c.opts.Theme, c.opts.Profile)
 }
 
 // sideLines renders the /btw box.
@@ -239,16 +241,16 @@ func (c *Chat) sideLines(maxRows int) []string {
 	var body []string
 	switch {
 	case s.Err != "":
-		body = Wrap(RenderSpans([]Span{{Text: cleanText(s.Err), Style: t.Style(RoleError)}}, c.opts.Profile, false), max(c.width-4, 1))
+		body = ansi.Wrap(ansi.RenderSpans([]ansi.Span{{Text: ansi.Printable(s.Err), Style: t.Style(ansi.RoleError)}}, c.opts.Profile, false), max(c.width-4, 1))
 	case s.Answer == "":
-		body = []string{RenderSpans([]Span{{Text: "thinking…", Style: t.Style(RoleMuted)}}, c.opts.Profile, false)}
+		body = []string{ansi.RenderSpans([]ansi.Span{{Text: "thinking…", Style: t.Style(ansi.RoleMuted)}}, c.opts.Profile, false)}
 	default:
-		body = RenderMarkdown(s.Answer, MarkdownOptions{Width: max(c.width-4, 1), Theme: t, Profile: c.opts.Profile, Role: RoleAssistantText})
+		body = markdown.Render(s.Answer, markdown.Options{Width: max(c.width-4, 1), Theme: t, Profile: c.opts.Profile, Role: ansi.RoleAssistantText})
 	}
 	footer := "esc closes · not kept in the conversation"
 	if !s.Done {
 		footer = "esc cancels"
 	}
 	q := strings.ReplaceAll(strings.TrimSpace(s.Question), "\n", " ")
-	return box("btw: "+q, body, footer, c.width, maxRows, t, c.opts.Profile)
+	return ansi.Box("btw: "+q, body, footer, c.width, maxRows, t, c.opts.Profile)
 }

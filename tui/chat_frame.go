@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 )
@@ -49,7 +50,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 	}
 	rows = append(rows, c.widgetLines(false)...)
 
-	rule := RenderSpans([]Span{{Text: strings.Repeat("─", c.width), Style: t.Style(RoleBorder)}}, p, false)
+	rule := ansi.RenderSpans([]ansi.Span{{Text: strings.Repeat("─", c.width), Style: t.Style(ansi.RoleBorder)}}, p, false)
 	switch {
 	case c.chrome.overlay != nil:
 		lines, r, col := c.chrome.overlay.Render(c.width, maxBox, t, p)
@@ -68,14 +69,14 @@ func (c *Chat) Frame(now time.Time) Frame {
 			pw = 0 // no room for the prompt mark
 		}
 		lines, r, col := c.Editor.Render(max(c.width-pw, 1))
-		accent := t.Style(RoleAccent)
+		accent := t.Style(ansi.RoleAccent)
 		accent.Bold = true
 		for i, l := range lines {
 			prefix := ""
 			switch {
 			case pw == 0:
 			case i == 0:
-				prefix = RenderSpans([]Span{{Text: "›", Style: accent}}, p, false) + " "
+				prefix = ansi.RenderSpans([]ansi.Span{{Text: "›", Style: accent}}, p, false) + " "
 			default:
 				prefix = "  "
 			}
@@ -86,7 +87,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 			rows = append(rows, rule)
 		}
 		if m := c.Editor.Menu(); m != nil {
-			sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
+			sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 			menuRows := min(8, max(c.height/3, 2))
 			rows = append(rows, m.Render(c.width, menuRows, func(s string) string { return sel.Render(p, s) })...)
 		}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/markdown"
 	"strconv"
 	"strings"
 	"time"
@@ -51,9 +53,9 @@ func (b *blockItem) collapsed(*Chat) bool { return false }
 // streamItem is streamed markdown: an answer or reasoning.
 type streamItem struct {
 	itemBase
-	role     Role
+	role     ansi.Role
 	thinking bool
-	md       *Markdown
+	md       *markdown.Stream
 	pending  strings.Builder // text not yet given to md
 	finished bool
 	// sep says md continues lines an earlier renderer committed (the
@@ -64,14 +66,14 @@ type streamItem struct {
 	full bool
 }
 
-func (c *Chat) newMD(role Role, thinking bool) *streamItem {
+func (c *Chat) newMD(role ansi.Role, thinking bool) *streamItem {
 	m := &streamItem{role: role, thinking: thinking}
-	m.md = NewMarkdown(c.mdOptions(role))
+	m.md = markdown.NewStream(c.mdOptions(role))
 	return m
 }
 
-func (c *Chat) mdOptions(role Role) MarkdownOptions {
-	return MarkdownOptions{Width: c.width, Theme: c.opts.Theme, Profile: c.opts.Profile, Hyperlinks: c.opts.Hyperlinks, Role: role}
+func (c *Chat) mdOptions(role ansi.Role) markdown.Options {
+	return markdown.Options{Width: c.width, Theme: c.opts.Theme, Profile: c.opts.Profile, Hyperlinks: c.opts.Hyperlinks, Role: role}
 }
 
 // restyle renders the item again with the Chat's theme and profile when
@@ -148,7 +150,7 @@ func (m *streamItem) rewidth(c *Chat) {
 	}
 	rest := m.md.Text()[off:]
 	done := m.md.Done()
-	m.md = NewMarkdown(c.mdOptions(m.role))
+	m.md = markdown.NewStream(c.mdOptions(m.role))
 	m.md.WriteString(rest)
 	if done {
 		m.md.Finish()
@@ -161,21 +163,21 @@ func (m *streamItem) rewidth(c *Chat) {
 // streams, one summary line after.
 func (m *streamItem) collapsedLines(c *Chat, now time.Time) []string {
 	t := c.opts.Theme
-	st := t.Style(RoleThinking)
+	st := t.Style(ansi.RoleThinking)
 	text := strings.TrimSpace(m.md.Text())
 	first, _, _ := strings.Cut(text, "\n")
-	first = strings.TrimSpace(strings.TrimLeft(cleanText(first), "#*_> "))
+	first = strings.TrimSpace(strings.TrimLeft(ansi.Printable(first), "#*_> "))
 	n := strings.Count(text, "\n") + 1
 	if m.finished {
-		spans := []Span{{Text: "✻ ", Style: st}, {Text: first, Style: st}}
+		spans := []ansi.Span{{Text: "✻ ", Style: st}, {Text: first, Style: st}}
 		if n > 1 {
-			tail := []Span{{Text: "  +" + strconv.Itoa(n-1) + " lines", Style: t.Style(RoleMuted)}}
-			spans = append(truncateSpans(spans, max(c.width-spansWidth(tail), 4)), tail...)
+			tail := []ansi.Span{{Text: "  +" + strconv.Itoa(n-1) + " lines", Style: t.Style(ansi.RoleMuted)}}
+			spans = append(ansi.TruncateSpans(spans, max(c.width-ansi.SpansWidth(tail), 4)), tail...)
 		}
-		return []string{clampLine(RenderSpans(spans, c.opts.Profile, false), c.width)}
+		return []string{ansi.ClampLine(ansi.RenderSpans(spans, c.opts.Profile, false), c.width)}
 	}
-	head := []Span{{Text: "✻ Thinking…", Style: st}}
-	out := []string{clampLine(RenderSpans(head, c.opts.Profile, false), c.width)}
+	head := []ansi.Span{{Text: "✻ Thinking…", Style: st}}
+	out := []string{ansi.ClampLine(ansi.RenderSpans(head, c.opts.Profile, false), c.width)}
 	lines := m.md.Lines()
 	if k := len(lines) - 3; k > 0 {
 		lines = lines[k:]
@@ -201,8 +203,8 @@ type toolKey struct {
 	gen, width, frame int
 	elapsed           time.Duration
 	expand            bool
-	theme             *Theme
-	profile           Profile
+	theme             *ansi.Theme
+	profile           ansi.Profile
 }
 
 func (t *toolItem) dirty() { t.gen++ }
@@ -247,7 +249,7 @@ func (t *toolItem) render(c *Chat, now time.Time) ([]string, int) {
 }
 
 // spinnerTick is the spinner frame for something running since start.
-func spinnerTick(t *Theme, start, now time.Time) int {
+func spinnerTick(t *ansi.Theme, start, now time.Time) int {
 	iv := t.Spinner.Interval
 	if iv <= 0 {
 		iv = 80 * time.Millisecond
@@ -267,10 +269,10 @@ func (b *blockItem) render(c *Chat, _ time.Time) ([]string, int) {
 // message background across the width.
 func (c *Chat) userLines(text string, width int) []string {
 	t := c.opts.Theme
-	st := t.Style(RoleUserMessage).with(t.Style(RoleUserMessageBG))
-	mark := st.with(t.Style(RoleAccent))
+	st := t.Style(ansi.RoleUserMessage).With(t.Style(ansi.RoleUserMessageBG))
+	mark := st.With(t.Style(ansi.RoleAccent))
 	mark.Bold = true
-	src := strings.Split(strings.TrimRight(cleanText(text), "\n"), "\n")
+	src := strings.Split(strings.TrimRight(ansi.Printable(text), "\n"), "\n")
 	hidden := 0
 	if len(src) > 30 {
 		hidden = len(src) - 20
@@ -282,19 +284,19 @@ func (c *Chat) userLines(text string, width int) []string {
 		if i == 0 {
 			prefix = "› "
 		}
-		wrapped := wrapSpans([]Span{{Text: tabsToSpaces(l), Style: st}}, max(width-2, 1))
+		wrapped := ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: st}}, max(width-2, 1))
 		for j, w := range wrapped {
-			p := Span{Text: "  ", Style: st}
+			p := ansi.Span{Text: "  ", Style: st}
 			if j == 0 {
-				p = Span{Text: prefix, Style: mark}
+				p = ansi.Span{Text: prefix, Style: mark}
 			}
-			line := padSpans(append([]Span{p}, w...), width, st)
-			out = append(out, clampLine(RenderSpans(line, c.opts.Profile, false), width))
+			line := ansi.PadSpans(append([]ansi.Span{p}, w...), width, st)
+			out = append(out, ansi.ClampLine(ansi.RenderSpans(line, c.opts.Profile, false), width))
 		}
 	}
 	if hidden > 0 {
-		more := padSpans([]Span{{Text: "  … +" + strconv.Itoa(hidden) + " lines", Style: st.with(t.Style(RoleMuted))}}, width, st)
-		out = append(out, clampLine(RenderSpans(more, c.opts.Profile, false), width))
+		more := ansi.PadSpans([]ansi.Span{{Text: "  … +" + strconv.Itoa(hidden) + " lines", Style: st.With(t.Style(ansi.RoleMuted))}}, width, st)
+		out = append(out, ansi.ClampLine(ansi.RenderSpans(more, c.opts.Profile, false), width))
 	}
 	return append(out, "")
 }
@@ -304,11 +306,11 @@ func (c *Chat) userLines(text string, width int) []string {
 func (c *Chat) noticeLines(level, source, text string, width int) []string {
 	t := c.opts.Theme
 	st := levelStyle(t, level)
-	head := []Span{{Text: levelMark(level) + " ", Style: st}}
+	head := []ansi.Span{{Text: levelMark(level) + " ", Style: st}}
 	if source != "" {
-		head = append(head, Span{Text: "[" + cleanText(source) + "] ", Style: st.with(Style{Bold: true})})
+		head = append(head, ansi.Span{Text: "[" + ansi.Printable(source) + "] ", Style: st.With(ansi.Style{Bold: true})})
 	}
-	body := t.Style(RoleText)
+	body := t.Style(ansi.RoleText)
 	if level == "error" || level == "warn" {
 		body = st
 	}
@@ -317,41 +319,41 @@ func (c *Chat) noticeLines(level, source, text string, width int) []string {
 
 // prefixed wraps text after the spans head on the first line, indenting the
 // following lines under it.
-func (c *Chat) prefixed(head []Span, text string, st Style, width int) []string {
-	indent := spansWidth(head)
+func (c *Chat) prefixed(head []ansi.Span, text string, st ansi.Style, width int) []string {
+	indent := ansi.SpansWidth(head)
 	if indent > width/2 {
 		indent = 2
 	}
 	var out []string
-	for i, l := range strings.Split(strings.TrimRight(cleanText(text), "\n"), "\n") {
+	for i, l := range strings.Split(strings.TrimRight(ansi.Printable(text), "\n"), "\n") {
 		avail := width - indent
 		if i == 0 {
-			avail = width - spansWidth(head)
+			avail = width - ansi.SpansWidth(head)
 		}
-		for j, w := range wrapSpans([]Span{{Text: tabsToSpaces(l), Style: st}}, max(avail, 1)) {
-			var line []Span
+		for j, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: st}}, max(avail, 1)) {
+			var line []ansi.Span
 			if i == 0 && j == 0 {
-				line = append(append([]Span{}, head...), w...)
+				line = append(append([]ansi.Span{}, head...), w...)
 			} else {
-				line = append([]Span{{Text: strings.Repeat(" ", indent)}}, w...)
+				line = append([]ansi.Span{{Text: strings.Repeat(" ", indent)}}, w...)
 			}
-			out = append(out, clampLine(RenderSpans(line, c.opts.Profile, c.opts.Hyperlinks), width))
+			out = append(out, ansi.ClampLine(ansi.RenderSpans(line, c.opts.Profile, c.opts.Hyperlinks), width))
 		}
 	}
 	return out
 }
 
 // levelStyle is the note colour of level.
-func levelStyle(t *Theme, level string) Style {
+func levelStyle(t *ansi.Theme, level string) ansi.Style {
 	switch level {
 	case "success":
-		return t.Style(RoleNoteSuccess)
+		return t.Style(ansi.RoleNoteSuccess)
 	case "warn", "warning":
-		return t.Style(RoleNoteWarn)
+		return t.Style(ansi.RoleNoteWarn)
 	case "error":
-		return t.Style(RoleNoteError)
+		return t.Style(ansi.RoleNoteError)
 	}
-	return t.Style(RoleNoteInfo)
+	return t.Style(ansi.RoleNoteInfo)
 }
 
 func levelMark(level string) string {

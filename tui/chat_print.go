@@ -1,5 +1,7 @@
 package tui
 
+import "github.com/zut-go/zut/tui/ansi"
+
 // Print is a note an extension adds to the transcript: shown to the user,
 // never sent to the model. Style is "plain", "info", "error" or "block";
 // a block is framed, titled with Subtitle and coloured with Border (a
@@ -23,7 +25,7 @@ func (c *Chat) printLines(pr Print, width int) []string {
 	if pr.Lines != nil {
 		out := make([]string, 0, len(pr.Lines))
 		for _, l := range pr.Lines {
-			out = append(out, clampLine(extText(l), width))
+			out = append(out, ansi.ClampLine(extText(l), width))
 		}
 		return out
 	}
@@ -36,12 +38,12 @@ func (c *Chat) printLines(pr Print, width int) []string {
 			title = pr.Source
 		}
 		body := messageLines(pr.Text, pr.Markdown, max(width-4, 1), t, p)
-		return boxColored(title, body, "", width, 1<<20, t, p, pr.Border)
+		return ansi.BoxColored(title, body, "", width, 1<<20, t, p, pr.Border)
 	}
 	out := messageLines(pr.Text, pr.Markdown, width, t, p)
 	if pr.Subtitle != "" {
-		head := RenderSpans([]Span{{Text: cleanText(pr.Subtitle), Style: t.Style(RoleMuted)}}, p, false)
-		out = append([]string{clampLine(head, width)}, out...)
+		head := ansi.RenderSpans([]ansi.Span{{Text: ansi.Printable(pr.Subtitle), Style: t.Style(ansi.RoleMuted)}}, p, false)
+		out = append([]string{ansi.ClampLine(head, width)}, out...)
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/markdown"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,7 @@ var chatNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // plainChat returns a Chat without colours.
 func plainChat(w, h int) *Chat {
-	return NewChat(w, h, ChatOptions{Profile: ProfileNone})
+	return NewChat(w, h, ChatOptions{Profile: ansi.ProfileNone})
 }
 
 // streamDoc is markdown with every kind of block the stream tests feed.
@@ -33,7 +35,7 @@ func TestChatStreamCommits(t *testing.T) {
 			c.EndMessage(streamDoc)
 			f := c.Frame(chatNow)
 			committed = append(committed, f.Commit...)
-			want := RenderMarkdown(streamDoc, MarkdownOptions{Width: 40, Profile: ProfileNone, Role: RoleAssistantText})
+			want := markdown.Render(streamDoc, markdown.Options{Width: 40, Profile: ansi.ProfileNone, Role: ansi.RoleAssistantText})
 			if got := strings.Join(committed, "\n"); got != strings.Join(want, "\n") {
 				t.Errorf("committed lines (chunks of %d):\n%s\nwant:\n%s", size, got, strings.Join(want, "\n"))
 			}
@@ -130,7 +132,7 @@ func TestChatResizeMidStream(t *testing.T) {
 		}
 	}
 	for _, l := range commits[2:] {
-		if StringWidth(l) > 20 {
+		if ansi.StringWidth(l) > 20 {
 			t.Errorf("line %q after the resize is wider than 20 cells", l)
 		}
 	}
@@ -229,7 +231,7 @@ func TestListKeys(t *testing.T) {
 	if a := l.HandleKey(Key{Code: KeyEsc}); a != ListCancel {
 		t.Errorf("esc = %v, want ListCancel", a)
 	}
-	lines, _, _ := l.Render(30, 10, DarkTheme(), ProfileNone)
+	lines, _, _ := l.Render(30, 10, ansi.DarkTheme(), ansi.ProfileNone)
 	if got := strings.Join(lines, "\n"); !strings.Contains(got, "› ") || !strings.Contains(got, "gamma") || strings.Contains(got, "beta") {
 		t.Errorf("filtered list:\n%s", got)
 	}
@@ -267,7 +269,7 @@ func TestPromptDialog(t *testing.T) {
 	for _, r := range "fix" {
 		d.HandleKey(Key{Code: KeyRune, Rune: r})
 	}
-	lines, row, col := d.Render(40, 10, DarkTheme(), ProfileNone)
+	lines, row, col := d.Render(40, 10, ansi.DarkTheme(), ansi.ProfileNone)
 	if row < 0 || !strings.Contains(lines[row], "› fix") || col != 7 {
 		t.Errorf("cursor %d,%d in:\n%s", row, col, strings.Join(lines, "\n"))
 	}
@@ -287,7 +289,7 @@ func FuzzChatFrame(f *testing.F) {
 		if width < 1 || width > 300 || chunk < 1 || len(text) > 4000 {
 			return
 		}
-		c := NewChat(width, 10, ChatOptions{Profile: ProfileTrueColor})
+		c := NewChat(width, 10, ChatOptions{Profile: ansi.ProfileTrueColor})
 		c.Editor = &Editor{}
 		c.AddUser(text)
 		c.BeginMessage()
@@ -296,7 +298,7 @@ func FuzzChatFrame(f *testing.F) {
 		c.AppendThinking(text)
 		check := func(f Frame) {
 			for _, l := range append(f.Commit, f.Live...) {
-				if w := StringWidth(l); w > width {
+				if w := ansi.StringWidth(l); w > width {
 					t.Fatalf("line %q is %d cells wide, terminal %d", l, w, width)
 				}
 			}

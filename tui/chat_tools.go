@@ -1,5 +1,7 @@
 package tui
 
+import "github.com/zut-go/zut/tui/ansi"
+
 import "time"
 
 // StartTool adds a tool call whose arguments start streaming.
@@ -90,7 +92,7 @@ func (c *Chat) ToolDone(id, name, result string, isError bool, diff *ToolDiff, e
 // (see ToolView); empty fields change nothing.
 type ToolLook struct {
 	DisplayName  string
-	TitleColor   Color
+	TitleColor   ansi.Color
 	Header       string
 	Body         string
 	BodyMarkdown bool
@@ -116,7 +118,7 @@ func (c *Chat) SetToolLook(id string, l ToolLook) bool {
 	if l.DisplayName != "" {
 		v.DisplayName = l.DisplayName
 	}
-	if l.TitleColor.Kind != ColorDefault {
+	if l.TitleColor.Kind != ansi.ColorDefault {
 		v.TitleColor = l.TitleColor
 	}
 	if l.Header != "" {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"os"
 	"path/filepath"
 	"sort"
@@ -149,21 +150,21 @@ func (m *Menu) Render(width, rows int, selected func(string) string) []string {
 	}
 	labelWidth := 0
 	for _, it := range m.Items {
-		labelWidth = max(labelWidth, StringWidth(Sanitize(it.label())))
+		labelWidth = max(labelWidth, ansi.StringWidth(ansi.Sanitize(it.label())))
 	}
 	labelWidth = min(labelWidth, max(width-2, 1)/2)
 	var out []string
 	for i := first; i < len(m.Items) && len(out) < rows; i++ {
 		it := m.Items[i]
-		line := PadRight(Truncate(Sanitize(it.label()), labelWidth, "…"), labelWidth)
+		line := ansi.PadRight(ansi.Truncate(ansi.Sanitize(it.label()), labelWidth, "…"), labelWidth)
 		if it.Detail != "" {
-			line += "  " + Sanitize(it.Detail)
+			line += "  " + ansi.Sanitize(it.Detail)
 		}
 		mark := "  "
 		if i == m.Selected {
 			mark = "› "
 		}
-		line = PadRight(Truncate(mark+line, width, "…"), width)
+		line = ansi.PadRight(ansi.Truncate(mark+line, width, "…"), width)
 		if i == m.Selected && selected != nil {
 			line = selected(line)
 		}

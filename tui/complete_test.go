@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -223,7 +224,7 @@ func FuzzEditor(f *testing.F) {
 				t.Fatalf("Render(%d) cursor %d,%d outside %d lines", w, row, col, len(lines))
 			}
 			for _, l := range lines {
-				if sw := StringWidth(l); sw > w && !(w == 1 && sw == 2) {
+				if sw := ansi.StringWidth(l); sw > w && !(w == 1 && sw == 2) {
 					t.Fatalf("Render(%d) line %q is %d cells", w, l, sw)
 				}
 			}

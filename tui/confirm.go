@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 )
 
@@ -72,18 +73,18 @@ func (d *Confirm) Paste(s string) {
 }
 
 // Render implements Overlay.
-func (d *Confirm) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]string, int, int) {
 	inner := max(width-4, 1)
 	var body []string
-	preview := strings.TrimRight(cleanText(d.Preview), "\n")
+	preview := strings.TrimRight(ansi.Printable(d.Preview), "\n")
 	pv := 0
 	for _, l := range strings.Split(preview, "\n") {
-		for _, w := range wrapSpans([]Span{{Text: tabsToSpaces(l), Style: t.Style(RoleText)}}, inner) {
+		for _, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: t.Style(ansi.RoleText)}}, inner) {
 			if pv == 6 {
-				body = append(body, RenderSpans([]Span{{Text: "…", Style: t.Style(RoleMuted)}}, p, false))
+				body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "…", Style: t.Style(ansi.RoleMuted)}}, p, false))
 			}
 			if pv < 6 {
-				body = append(body, RenderSpans(w, p, false))
+				body = append(body, ansi.RenderSpans(w, p, false))
 			}
 			pv++
 		}
@@ -93,30 +94,30 @@ func (d *Confirm) Render(width, maxRows int, t *Theme, p Profile) ([]string, int
 	}
 	options := []struct{ label, key string }{
 		{"Allow once", "y"},
-		{"Always allow " + cleanText(d.Tool) + " this session", "a"},
+		{"Always allow " + ansi.Printable(d.Tool) + " this session", "a"},
 		{"Deny…", "n"},
 	}
-	sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
+	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 	for i, o := range options {
 		label := "  " + o.label
 		if i == d.sel {
 			label = "› " + o.label
 		}
-		label = Truncate(label, max(inner-2, 1), "…")
-		line := PadRight(label, max(inner-1, 0)) + o.key
+		label = ansi.Truncate(label, max(inner-2, 1), "…")
+		line := ansi.PadRight(label, max(inner-1, 0)) + o.key
 		if i == d.sel {
 			body = append(body, sel.Render(p, line))
 		} else {
-			body = append(body, RenderSpans([]Span{{Text: line, Style: t.Style(RoleText)}}, p, false))
+			body = append(body, ansi.RenderSpans([]ansi.Span{{Text: line, Style: t.Style(ansi.RoleText)}}, p, false))
 		}
 	}
 	cursorRow, cursorCol := -1, 0
 	footer := "↑↓ move · enter choose · esc deny"
 	if d.reason != nil {
-		body = append(body, RenderSpans([]Span{{Text: "Reason (sent to the model):", Style: t.Style(RoleMuted)}}, p, false))
+		body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "Reason (sent to the model):", Style: t.Style(ansi.RoleMuted)}}, p, false))
 		lines, r, c := d.reason.Render(max(inner-2, 1))
 		if d.reason.Empty() {
-			lines[0] = t.Style(RoleDim).Render(p, lines[0])
+			lines[0] = t.Style(ansi.RoleDim).Render(p, lines[0])
 		}
 		for i, l := range lines {
 			prefix := "  "
@@ -129,7 +130,7 @@ func (d *Confirm) Render(width, maxRows int, t *Theme, p Profile) ([]string, int
 		footer = "enter deny · esc deny without a reason"
 	}
 	title := "Allow " + d.Tool + "?"
-	out := box(title, body, footer, width, maxRows, t, p)
+	out := ansi.Box(title, body, footer, width, maxRows, t, p)
 	if cursorRow >= len(out)-1 {
 		cursorRow = -1
 	}

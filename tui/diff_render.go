@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strconv"
 	"strings"
 	"unicode"
@@ -12,9 +13,9 @@ type DiffOptions struct {
 	// Width is the number of cells per line.
 	Width int
 	// Theme colours the diff; nil means the built-in dark theme.
-	Theme *Theme
+	Theme *ansi.Theme
 	// Profile is the terminal's colour capability.
-	Profile Profile
+	Profile ansi.Profile
 	// MaxLines collapses a longer rendering to its first MaxLines-1 lines
 	// and a "… +K lines" line; 0 shows everything.
 	MaxLines int
@@ -31,14 +32,14 @@ func RenderDiff(hunks []Hunk, o DiffOptions) []string {
 	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = clampLine(RenderSpans(l, o.Profile, false), max(o.Width, 1))
+		out[i] = ansi.ClampLine(ansi.RenderSpans(l, o.Profile, false), max(o.Width, 1))
 	}
 	return out
 }
 
 // collapseLines keeps the first max-1 lines of a longer list and adds a
 // muted "… +K lines" line, followed by hint when it is not empty.
-func collapseLines(lines [][]Span, limit int, hint string, t *Theme) [][]Span {
+func collapseLines(lines [][]ansi.Span, limit int, hint string, t *ansi.Theme) [][]ansi.Span {
 	if limit <= 0 || len(lines) <= limit {
 		return lines
 	}
@@ -47,12 +48,12 @@ func collapseLines(lines [][]Span, limit int, hint string, t *Theme) [][]Span {
 	if hint != "" {
 		more += " " + hint
 	}
-	out := append(lines[:keep:keep], []Span{{Text: more, Style: t.Style(RoleMuted)}})
+	out := append(lines[:keep:keep], []ansi.Span{{Text: more, Style: t.Style(ansi.RoleMuted)}})
 	return out
 }
 
 // diffSpans lays out hunks as styled lines of at most width cells.
-func diffSpans(hunks []Hunk, width int, t *Theme) [][]Span {
+func diffSpans(hunks []Hunk, width int, t *ansi.Theme) [][]ansi.Span {
 	maxNum := 0
 	for _, h := range hunks {
 		maxNum = max(maxNum, h.OldStart+h.OldLines, h.NewStart+h.NewLines)
@@ -64,51 +65,51 @@ func diffSpans(hunks []Hunk, width int, t *Theme) [][]Span {
 		// Too narrow for a gutter: sign and text only.
 		nw, gutter, textWidth = 0, 2, max(width-2, 1)
 	}
-	numStyle := t.Style(RoleDiffLineNumber)
-	var out [][]Span
+	numStyle := t.Style(ansi.RoleDiffLineNumber)
+	var out [][]ansi.Span
 	for hi, h := range hunks {
 		if hi > 0 {
-			out = append(out, []Span{{Text: strings.Repeat(" ", max(nw-1, 0)) + "⋮", Style: t.Style(RoleMuted)}})
+			out = append(out, []ansi.Span{{Text: strings.Repeat(" ", max(nw-1, 0)) + "⋮", Style: t.Style(ansi.RoleMuted)}})
 		}
 		clean := make([]DiffLine, len(h.Lines))
 		for li, l := range h.Lines {
-			l.Text = tabsToSpaces(cleanText(l.Text))
+			l.Text = ansi.ExpandTabs(ansi.Printable(l.Text))
 			clean[li] = l
 		}
 		marks := intraLine(clean)
 		for li, l := range clean {
 			num := l.New
-			role := RoleDiffContext
-			hl := RoleDiffAddedBG
+			role := ansi.RoleDiffContext
+			hl := ansi.RoleDiffAddedBG
 			switch l.Kind {
 			case '-':
-				num, role, hl = l.Old, RoleDiffRemoved, RoleDiffRemovedBG
+				num, role, hl = l.Old, ansi.RoleDiffRemoved, ansi.RoleDiffRemovedBG
 			case '+':
-				role = RoleDiffAdded
+				role = ansi.RoleDiffAdded
 			}
 			base := t.Style(role)
 			text := l.Text
-			var spans []Span
+			var spans []ansi.Span
 			if m := marks[li]; m != nil {
-				spans = markedSpans(text, m, base, base.with(t.Style(hl)))
+				spans = markedSpans(text, m, base, base.With(t.Style(hl)))
 			} else if text != "" {
-				spans = []Span{{Text: text, Style: base}}
+				spans = []ansi.Span{{Text: text, Style: base}}
 			}
-			var head []Span
+			var head []ansi.Span
 			if nw > 0 {
-				head = append(head, Span{Text: padLeft(strconv.Itoa(num), nw) + " ", Style: numStyle})
+				head = append(head, ansi.Span{Text: padLeft(strconv.Itoa(num), nw) + " ", Style: numStyle})
 			}
 			sign := string(l.Kind)
 			if len(spans) > 0 {
 				sign += " "
 			}
-			head = append(head, Span{Text: sign, Style: base})
-			for k, w := range hardWrap(spans, textWidth) {
+			head = append(head, ansi.Span{Text: sign, Style: base})
+			for k, w := range ansi.HardWrap(spans, textWidth) {
 				prefix := head
 				if k > 0 {
-					prefix = []Span{{Text: strings.Repeat(" ", gutter)}}
+					prefix = []ansi.Span{{Text: strings.Repeat(" ", gutter)}}
 				}
-				out = append(out, append(append([]Span(nil), prefix...), w...))
+				out = append(out, append(append([]ansi.Span(nil), prefix...), w...))
 			}
 		}
 	}
@@ -233,21 +234,21 @@ func wordTokens(s string) [][2]int {
 }
 
 // markedSpans styles text with the byte ranges in marks highlighted.
-func markedSpans(text string, marks [][2]int, base, hl Style) []Span {
-	var out []Span
+func markedSpans(text string, marks [][2]int, base, hl ansi.Style) []ansi.Span {
+	var out []ansi.Span
 	pos := 0
 	for _, m := range marks {
 		if m[1] > len(text) || m[0] < pos {
-			return []Span{{Text: text, Style: base}}
+			return []ansi.Span{{Text: text, Style: base}}
 		}
 		if m[0] > pos {
-			out = append(out, Span{Text: text[pos:m[0]], Style: base})
+			out = append(out, ansi.Span{Text: text[pos:m[0]], Style: base})
 		}
-		out = append(out, Span{Text: text[m[0]:m[1]], Style: hl})
+		out = append(out, ansi.Span{Text: text[m[0]:m[1]], Style: hl})
 		pos = m[1]
 	}
 	if pos < len(text) {
-		out = append(out, Span{Text: text[pos:], Style: base})
+		out = append(out, ansi.Span{Text: text[pos:], Style: base})
 	}
 	return out
 }

@@ -1,13 +1,20 @@
 package tui
 
 import (
+	"flag"
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/internal/styletest"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// update rewrites the golden files under testdata.
+var update = flag.Bool("update", false, "rewrite golden files")
 
 // applyHunks rebuilds the new text from the old text and the hunks, as
 // patch would; it fails the test when a hunk does not fit.
@@ -150,38 +157,38 @@ func TestDiffGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a := readArchive(t, path)
-			old, new := a.files["old"], a.files["new"]
-			if a.setting("noeol-old", 0) == 1 {
+			a := txtar.Read(t, path)
+			old, new := a.Data("old"), a.Data("new")
+			if a.IntSetting("noeol-old", 0) == 1 {
 				old = strings.TrimSuffix(old, "\n")
 			}
-			width := a.setting("width", 40)
-			hs := Diff(old, new, a.setting("context", 3))
+			width := a.IntSetting("width", 40)
+			hs := Diff(old, new, a.IntSetting("context", 3))
 			if got := applyHunks(t, old, hs); got != new {
 				t.Fatalf("golden diff does not apply: got %q", got)
 			}
 			got := map[string]string{
 				"unified": UnifiedDiff("a/file", "b/file", old, new),
-				"plain":   joinLines(RenderDiff(hs, DiffOptions{Width: width, MaxLines: a.setting("max", 0)})),
-				"styled":  joinLines(mapLines(RenderDiff(hs, DiffOptions{Width: width, Theme: testTheme(), Profile: ProfileANSI256, MaxLines: a.setting("max", 0)}), annotate)),
+				"plain":   styletest.JoinLines(RenderDiff(hs, DiffOptions{Width: width, MaxLines: a.IntSetting("max", 0)})),
+				"styled":  styletest.JoinLines(styletest.MapLines(RenderDiff(hs, DiffOptions{Width: width, Theme: styletest.Theme(), Profile: ansi.ProfileANSI256, MaxLines: a.IntSetting("max", 0)}), styletest.Annotate)),
 			}
-			for _, l := range RenderDiff(hs, DiffOptions{Width: width, Profile: ProfileTrueColor}) {
-				if w := StringWidth(l); w > width {
+			for _, l := range RenderDiff(hs, DiffOptions{Width: width, Profile: ansi.ProfileTrueColor}) {
+				if w := ansi.StringWidth(l); w > width {
 					t.Errorf("rendered line %q is %d cells, more than %d", l, w, width)
 				}
 			}
 			if *update {
 				for _, k := range []string{"unified", "plain", "styled"} {
-					a.set(k, got[k])
+					a.Set(k, got[k])
 				}
-				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+				if err := os.WriteFile(path, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
 			for _, k := range []string{"unified", "plain", "styled"} {
-				if got[k] != a.files[k] {
-					t.Errorf("%s of %s:\n--- got\n%s--- want\n%s", k, path, got[k], a.files[k])
+				if got[k] != a.Data(k) {
+					t.Errorf("%s of %s:\n--- got\n%s--- want\n%s", k, path, got[k], a.Data(k))
 				}
 			}
 		})
@@ -198,8 +205,8 @@ func FuzzDiff(f *testing.F) {
 		if got := applyHunks(t, old, hs); got != new {
 			t.Fatalf("Diff(%q, %q) applied gives %q", old, new, got)
 		}
-		for _, l := range RenderDiff(hs, DiffOptions{Width: 17, Profile: ProfileTrueColor}) {
-			if StringWidth(l) > 17 {
+		for _, l := range RenderDiff(hs, DiffOptions{Width: 17, Profile: ansi.ProfileTrueColor}) {
+			if ansi.StringWidth(l) > 17 {
 				t.Fatalf("line %q wider than 17", l)
 			}
 		}

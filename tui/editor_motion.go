@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -229,7 +230,7 @@ func (e *Editor) clusterAt(pos int) (n, w int) {
 // tabWidth is the cells a tab takes at the current layout width.
 func (e *Editor) tabWidth() int {
 	if e.layoutWidth > 0 {
-		return min(DefaultTabWidth, e.layoutWidth)
+		return min(ansi.DefaultTabWidth, e.layoutWidth)
 	}
-	return DefaultTabWidth
+	return ansi.DefaultTabWidth
 }

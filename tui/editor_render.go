@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"slices"
 	"strings"
 )
@@ -92,7 +93,7 @@ func (e *Editor) Render(width int) (lines []string, row, col int) {
 		if e.Placeholder == "" {
 			return []string{""}, 0, 0
 		}
-		p := Truncate(Sanitize(strings.SplitN(e.Placeholder, "\n", 2)[0]), width, "…")
+		p := ansi.Truncate(ansi.Sanitize(strings.SplitN(e.Placeholder, "\n", 2)[0]), width, "…")
 		if e.PlaceholderStyle != nil {
 			p = e.PlaceholderStyle(p)
 		}

@@ -2,57 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// txtarFile is one file of a txtar archive.
-type txtarFile struct {
-	name string
-	data string
-}
-
-// parseTxtar reads the txtar format: a comment, then files introduced by
-// "-- name --" lines.
-func parseTxtar(s string) (comment string, files []txtarFile) {
-	var cur *txtarFile
-	var b strings.Builder
-	flush := func() {
-		if cur == nil {
-			comment = b.String()
-		} else {
-			cur.data = b.String()
-			files = append(files, *cur)
-		}
-		b.Reset()
-	}
-	for _, line := range strings.SplitAfter(s, "\n") {
-		t := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) > 6 {
-			flush()
-			cur = &txtarFile{name: t[3 : len(t)-3]}
-			continue
-		}
-		b.WriteString(line)
-	}
-	flush()
-	return comment, files
-}
-
-func formatTxtar(comment string, files []txtarFile) string {
-	var b strings.Builder
-	b.WriteString(comment)
-	for _, f := range files {
-		fmt.Fprintf(&b, "-- %s --\n%s", f.name, f.data)
-		if f.data != "" && !strings.HasSuffix(f.data, "\n") {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
 
 // fields splits a script line into words and Go-quoted strings.
 func scriptFields(t *testing.T, line string) []string {
@@ -141,7 +98,7 @@ func runEditorScript(t *testing.T, script string) string {
 			lines, row, col := e.Render(width)
 			fmt.Fprintf(&log, "render (line %d):\n", n+1)
 			for _, l := range lines {
-				fmt.Fprintf(&log, "  |%s|\n", PadRight(l, width))
+				fmt.Fprintf(&log, "  |%s|\n", ansi.PadRight(l, width))
 			}
 			fmt.Fprintf(&log, "  cursor %d,%d\n", row, col)
 			if m := e.Menu(); m != nil {
@@ -183,25 +140,12 @@ func TestEditorScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			comment, files := parseTxtar(string(b))
-			var script string
-			want, wantAt := "", -1
-			for i, f := range files {
-				switch f.name {
-				case "keys":
-					script = f.data
-				case "want":
-					want, wantAt = f.data, i
-				}
-			}
-			got := runEditorScript(t, script)
+			a := txtar.Parse(string(b))
+			want := a.Data("want")
+			got := runEditorScript(t, a.Data("keys"))
 			if *update {
-				if wantAt < 0 {
-					files = append(files, txtarFile{name: "want"})
-					wantAt = len(files) - 1
-				}
-				files[wantAt].data = got
-				if err := os.WriteFile(p, []byte(formatTxtar(comment, files)), 0o644); err != nil {
+				a.Set("want", got)
+				if err := os.WriteFile(p, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return

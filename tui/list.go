@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/markdown"
 	"strings"
 )
 
@@ -194,7 +196,7 @@ func lastRune(s string) (rune, int) {
 }
 
 // Render implements Overlay.
-func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+func (l *List) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]string, int, int) {
 	l.refresh()
 	inner := max(width-4, 1)
 	var body []string
@@ -220,7 +222,7 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 			shown := msg[l.msgTop : l.msgTop+page : l.msgTop+page]
 			if limit > 1 {
 				more := fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", l.msgTop+1, l.msgTop+page, len(msg))
-				shown = append(shown, RenderSpans(truncateSpans([]Span{{Text: more, Style: t.Style(RoleMuted)}}, inner), p, false))
+				shown = append(shown, ansi.RenderSpans(ansi.TruncateSpans([]ansi.Span{{Text: more, Style: t.Style(ansi.RoleMuted)}}, inner), p, false))
 			}
 			msg = shown
 		}
@@ -230,9 +232,9 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 		}
 	}
 	if l.Filter {
-		q := []Span{{Text: "filter: ", Style: t.Style(RoleMuted)}, {Text: cleanText(l.query), Style: t.Style(RoleText)}}
-		body = append(body, RenderSpans(truncateSpans(q, inner), p, false))
-		cursorRow, cursorCol = 1+len(body)-1, min(2+spansWidth(q), width-3)
+		q := []ansi.Span{{Text: "filter: ", Style: t.Style(ansi.RoleMuted)}, {Text: ansi.Printable(l.query), Style: t.Style(ansi.RoleText)}}
+		body = append(body, ansi.RenderSpans(ansi.TruncateSpans(q, inner), p, false))
+		cursorRow, cursorCol = 1+len(body)-1, min(2+ansi.SpansWidth(q), width-3)
 	}
 	footer := l.Hint
 	if footer == "" {
@@ -251,9 +253,9 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 	}
 	l.top = min(l.top, max(len(l.view)-room, 0))
 	if len(l.view) == 0 && len(l.Items) > 0 {
-		body = append(body, RenderSpans([]Span{{Text: "(nothing matches)", Style: t.Style(RoleMuted)}}, p, false))
+		body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "(nothing matches)", Style: t.Style(ansi.RoleMuted)}}, p, false))
 	}
-	sel := t.Style(RoleSelection).with(t.Style(RoleSelectionBG))
+	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 	for i := l.top; i < len(l.view) && i < l.top+room; i++ {
 		it := l.Items[l.view[i]]
 		mark := it.Mark
@@ -261,29 +263,29 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 			mark = " "
 		}
 		lead := strings.Repeat("  ", min(it.Indent, inner/4))
-		labelStyle := t.Style(RoleText)
+		labelStyle := t.Style(ansi.RoleText)
 		if it.Muted {
-			labelStyle = t.Style(RoleMuted)
+			labelStyle = t.Style(ansi.RoleMuted)
 		}
 		cursor := "  "
 		if i == l.sel {
 			cursor = "› "
 		}
-		spans := []Span{{Text: cursor + lead}, {Text: mark + " ", Style: t.Style(RoleAccent)}, {Text: cleanText(it.Label), Style: labelStyle}}
+		spans := []ansi.Span{{Text: cursor + lead}, {Text: mark + " ", Style: t.Style(ansi.RoleAccent)}, {Text: ansi.Printable(it.Label), Style: labelStyle}}
 		if it.Detail != "" {
-			spans = append(spans, Span{Text: "  " + strings.ReplaceAll(cleanText(it.Detail), "\n", " "), Style: t.Style(RoleMuted)})
+			spans = append(spans, ansi.Span{Text: "  " + strings.ReplaceAll(ansi.Printable(it.Detail), "\n", " "), Style: t.Style(ansi.RoleMuted)})
 		}
-		spans = truncateSpans(spans, inner)
+		spans = ansi.TruncateSpans(spans, inner)
 		if i == l.sel {
 			plain := ""
 			for _, s := range spans {
 				plain += s.Text
 			}
-			spans = []Span{{Text: PadRight(plain, inner), Style: sel}}
+			spans = []ansi.Span{{Text: ansi.PadRight(plain, inner), Style: sel}}
 		}
-		body = append(body, RenderSpans(spans, p, false))
+		body = append(body, ansi.RenderSpans(spans, p, false))
 	}
-	lines := boxColored(l.Title, body, footer, width, maxRows, t, p, l.Border)
+	lines := ansi.BoxColored(l.Title, body, footer, width, maxRows, t, p, l.Border)
 	if width < 6 && cursorRow >= 0 {
 		cursorCol = min(cursorCol, width-1)
 	}
@@ -292,14 +294,14 @@ func (l *List) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, i
 
 // messageLines renders a dialog's message in width cells: markdown, or
 // plain text wrapped.
-func messageLines(text string, markdown bool, width int, t *Theme, p Profile) []string {
-	if markdown {
-		return RenderMarkdown(text, MarkdownOptions{Width: width, Theme: t, Profile: p})
+func messageLines(text string, isMarkdown bool, width int, t *ansi.Theme, p ansi.Profile) []string {
+	if isMarkdown {
+		return markdown.Render(text, markdown.Options{Width: width, Theme: t, Profile: p})
 	}
 	var out []string
-	for _, l := range strings.Split(strings.TrimRight(cleanText(text), "\n"), "\n") {
-		for _, w := range wrapSpans([]Span{{Text: tabsToSpaces(l), Style: t.Style(RoleText)}}, width) {
-			out = append(out, RenderSpans(w, p, false))
+	for _, l := range strings.Split(strings.TrimRight(ansi.Printable(text), "\n"), "\n") {
+		for _, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: t.Style(ansi.RoleText)}}, width) {
+			out = append(out, ansi.RenderSpans(w, p, false))
 		}
 	}
 	return out

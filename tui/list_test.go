@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestListMessageScroll(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &List{Title: "T", Message: msg, Items: tc.items, Hint: "h"}
-			l.Render(40, 8, DarkTheme(), ProfileNone) // the first draw sets the page
+			l.Render(40, 8, ansi.DarkTheme(), ansi.ProfileNone) // the first draw sets the page
 			for _, name := range tc.keys {
 				k, err := ParseKey(name)
 				if err != nil {
@@ -38,7 +39,7 @@ func TestListMessageScroll(t *testing.T) {
 				}
 				l.HandleKey(k)
 			}
-			out, _, _ := l.Render(40, 8, DarkTheme(), ProfileNone)
+			out, _, _ := l.Render(40, 8, ansi.DarkTheme(), ansi.ProfileNone)
 			var got []string
 			for _, line := range out[1 : len(out)-1] {
 				got = append(got, strings.TrimSpace(strings.Trim(line, "│")))

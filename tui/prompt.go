@@ -1,5 +1,7 @@
 package tui
 
+import "github.com/zut-go/zut/tui/ansi"
+
 // Prompt is a dialog that asks for one line of text: a title, a message,
 // and an editor. It implements Overlay. Enter answers, Esc cancels.
 type Prompt struct {
@@ -27,7 +29,7 @@ func (d *Prompt) HandleKey(k Key) (text string, done, cancelled bool) {
 }
 
 // Render implements Overlay.
-func (d *Prompt) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+func (d *Prompt) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]string, int, int) {
 	inner := max(width-4, 1)
 	var body []string
 	if d.Message != "" {
@@ -39,17 +41,17 @@ func (d *Prompt) Render(width, maxRows int, t *Theme, p Profile) ([]string, int,
 	}
 	lines, r, c := d.Editor.Render(max(inner-2, 1))
 	if d.Editor.Empty() && d.Editor.Placeholder != "" {
-		lines[0] = t.Style(RoleDim).Render(p, lines[0])
+		lines[0] = t.Style(ansi.RoleDim).Render(p, lines[0])
 	}
 	first := len(body)
 	for i, l := range lines {
 		prefix := "  "
 		if i == 0 {
-			prefix = t.Style(RoleAccent).Render(p, "›") + " "
+			prefix = t.Style(ansi.RoleAccent).Render(p, "›") + " "
 		}
 		body = append(body, prefix+l)
 	}
-	out := boxColored(d.Title, body, "enter answer · esc cancel", width, maxRows, t, p, d.Border)
+	out := ansi.BoxColored(d.Title, body, "enter answer · esc cancel", width, maxRows, t, p, d.Border)
 	row := 1 + first + r
 	if row >= len(out)-1 || width < 6 {
 		return out, -1, 0

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func (s *Screen) Resize(width, height int) {
 			if s.noReflow {
 				up++
 			} else {
-				up += rowsAfterReflow(StringWidth(s.shown[i]), s.width, width)
+				up += rowsAfterReflow(ansi.StringWidth(s.shown[i]), s.width, width)
 			}
 		}
 		up += max(0, s.curRow-len(s.shown))
@@ -360,7 +361,7 @@ func (s *Screen) cha(col int) {
 func (s *Screen) newLine(l string) {
 	s.buf = append(s.buf, '\r')
 	s.buf = append(s.buf, l...)
-	if StringWidth(l) < s.width {
+	if ansi.StringWidth(l) < s.width {
 		s.buf = append(s.buf, "\x1b[K"...)
 	}
 	s.curCol = -1
@@ -370,12 +371,12 @@ func (s *Screen) newLine(l string) {
 // first grapheme cluster or escape sequence where they differ.
 func (s *Screen) rewriteLine(l, old string) {
 	p := commonPrefix(l, old)
-	var st ansiState
+	var st ansi.EscapeState
 	col := 0
 	for i := 0; i < p; {
 		if l[i] == 0x1b {
-			n := max(escapeLen(l[i:]), 1)
-			st.apply(l[i : i+n])
+			n := max(ansi.EscapeLen(l[i:]), 1)
+			st.Apply(l[i : i+n])
 			i += n
 			continue
 		}
@@ -384,9 +385,9 @@ func (s *Screen) rewriteLine(l, old string) {
 		i += n
 	}
 	s.cha(col)
-	s.buf = append(s.buf, st.open()...)
+	s.buf = append(s.buf, st.Open()...)
 	s.buf = append(s.buf, l[p:]...)
-	if StringWidth(l) < StringWidth(old) {
+	if ansi.StringWidth(l) < ansi.StringWidth(old) {
 		s.buf = append(s.buf, "\x1b[K"...)
 	}
 	s.curCol = -1
@@ -414,7 +415,7 @@ func commonPrefix(a, b string) int {
 // start of s.
 func unitLen(s string) int {
 	if s[0] == 0x1b {
-		return max(escapeLen(s), 1)
+		return max(ansi.EscapeLen(s), 1)
 	}
 	n, _ := uniwidth.Cluster(s)
 	return n
@@ -427,21 +428,21 @@ func (s *Screen) clamp(l string) string {
 	if strings.ContainsAny(l, "\r\n") {
 		l = strings.NewReplacer("\r", " ", "\n", " ").Replace(l)
 	}
-	if StringWidth(l) > s.width {
-		l = Truncate(l, s.width, "…")
+	if ansi.StringWidth(l) > s.width {
+		l = ansi.Truncate(l, s.width, "…")
 	}
 	if strings.IndexByte(l, 0x1b) < 0 {
 		return l
 	}
-	var st ansiState
+	var st ansi.EscapeState
 	for i := 0; i < len(l); {
 		if l[i] != 0x1b {
 			i++
 			continue
 		}
-		n := max(escapeLen(l[i:]), 1)
-		st.apply(l[i : i+n])
+		n := max(ansi.EscapeLen(l[i:]), 1)
+		st.Apply(l[i : i+n])
 		i += n
 	}
-	return l + st.close()
+	return l + st.Close()
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func newScreenHarness(t *testing.T, w, h int, reflow, sync bool) *screenHarness 
 func plainText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := ansi.EscapeLen(s[i:]); n > 0 {
 			i += n
 			continue
 		}
@@ -134,7 +135,7 @@ func (hs *screenHarness) check(i int, st screenStep) {
 		t.Fatalf("step %d: cursor at row %d, live cursor row %d: region above the screen", i, crow, row)
 	}
 	for j, l := range live {
-		want := plainText(Truncate(l, w, "…"))
+		want := plainText(ansi.Truncate(l, w, "…"))
 		if top+j >= h || lines[top+j] != want {
 			t.Fatalf("step %d: row %d = %q, want %q\n%s", i, top+j, rowAt(lines, top+j), want, hs.tail())
 		}
@@ -416,7 +417,7 @@ func BenchmarkScreenStream(b *testing.B) {
 				tail := ""
 				for i, tok := range tokens {
 					tok += " "
-					if StringWidth(tail)+len(tok) > 80 {
+					if ansi.StringWidth(tail)+len(tok) > 80 {
 						s.Commit(tail)
 						tail = ""
 					}

@@ -1,5 +1,7 @@
 package tui
 
+import "github.com/zut-go/zut/tui/ansi"
+
 import "strings"
 
 // Sized draws an Overlay in at most Width columns and MaxRows rows (0:
@@ -13,7 +15,7 @@ type Sized struct {
 }
 
 // Render implements Overlay.
-func (s Sized) Render(width, maxRows int, t *Theme, p Profile) ([]string, int, int) {
+func (s Sized) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]string, int, int) {
 	w, rows := width, maxRows
 	if s.Width > 0 {
 		w = min(s.Width, width)

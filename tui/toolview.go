@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/markdown"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +53,7 @@ type ToolView struct {
 	// key argument, and Body replaces the result (as markdown with
 	// BodyMarkdown).
 	DisplayName  string
-	TitleColor   Color
+	TitleColor   ansi.Color
 	Header       string
 	Body         string
 	BodyMarkdown bool
@@ -63,10 +65,10 @@ const expandHint = "(ctrl+o to expand)"
 // Render lays out the view in lines of at most width cells: a header with
 // a status mark, the tool name and its key argument, then the result
 // preview or the diff.
-func (v ToolView) Render(width int, t *Theme, p Profile) []string {
+func (v ToolView) Render(width int, t *ansi.Theme, p ansi.Profile) []string {
 	width = max(width, 1)
 	if t == nil {
-		t = DarkTheme()
+		t = ansi.DarkTheme()
 	}
 	if v.Body != "" && v.Status != ToolStreaming {
 		return v.customBody(width, t, p)
@@ -74,17 +76,17 @@ func (v ToolView) Render(width int, t *Theme, p Profile) []string {
 	lines := v.spans(width, t)
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = clampLine(RenderSpans(l, p, false), width)
+		out[i] = ansi.ClampLine(ansi.RenderSpans(l, p, false), width)
 	}
 	return out
 }
 
 // customBody renders the header and an extension's body.
-func (v ToolView) customBody(width int, t *Theme, p Profile) []string {
-	out := []string{clampLine(RenderSpans(v.header(partialObject(v.Args), width, t), p, false), width)}
+func (v ToolView) customBody(width int, t *ansi.Theme, p ansi.Profile) []string {
+	out := []string{ansi.ClampLine(ansi.RenderSpans(v.header(partialObject(v.Args), width, t), p, false), width)}
 	var body []string
 	if v.BodyMarkdown {
-		body = RenderMarkdown(v.Body, MarkdownOptions{Width: max(width-2, 1), Theme: t, Profile: p, Role: RoleToolOutput})
+		body = markdown.Render(v.Body, markdown.Options{Width: max(width-2, 1), Theme: t, Profile: p, Role: ansi.RoleToolOutput})
 	} else {
 		body = messageLines(v.Body, false, max(width-2, 1), t, p)
 	}
@@ -93,72 +95,72 @@ func (v ToolView) customBody(width int, t *Theme, p Profile) []string {
 		limit = 5
 	}
 	if !v.Expanded && len(body) > limit {
-		more := RenderSpans([]Span{{Text: fmt.Sprintf("… +%d lines %s", len(body)-(limit-1), expandHint), Style: t.Style(RoleMuted)}}, p, false)
+		more := ansi.RenderSpans([]ansi.Span{{Text: fmt.Sprintf("… +%d lines %s", len(body)-(limit-1), expandHint), Style: t.Style(ansi.RoleMuted)}}, p, false)
 		body = append(body[:limit-1:limit-1], more)
 	}
 	for _, l := range body {
-		out = append(out, clampLine("  "+l, width))
+		out = append(out, ansi.ClampLine("  "+l, width))
 	}
 	return out
 }
 
-func (v ToolView) spans(width int, t *Theme) [][]Span {
+func (v ToolView) spans(width int, t *ansi.Theme) [][]ansi.Span {
 	fields := partialObject(v.Args)
-	lines := [][]Span{v.header(fields, width, t)}
+	lines := [][]ansi.Span{v.header(fields, width, t)}
 	body := v.body(fields, width-2, t)
 	for _, l := range body {
 		if len(l) == 0 {
 			lines = append(lines, nil)
 			continue
 		}
-		lines = append(lines, append([]Span{{Text: "  "}}, l...))
+		lines = append(lines, append([]ansi.Span{{Text: "  "}}, l...))
 	}
 	return lines
 }
 
 // header is "✓ name  key argument  1.2s".
-func (v ToolView) header(fields []jsonField, width int, t *Theme) []Span {
-	var mark Span
+func (v ToolView) header(fields []jsonField, width int, t *ansi.Theme) []ansi.Span {
+	var mark ansi.Span
 	switch v.Status {
 	case ToolStreaming, ToolRunning:
-		mark = Span{Text: t.Spinner.Frame(v.Frame), Style: t.Style(RoleSpinner)}
+		mark = ansi.Span{Text: t.Spinner.Frame(v.Frame), Style: t.Style(ansi.RoleSpinner)}
 	case ToolDone:
-		mark = Span{Text: "✓", Style: t.Style(RoleSuccess)}
+		mark = ansi.Span{Text: "✓", Style: t.Style(ansi.RoleSuccess)}
 	case ToolFailed:
-		mark = Span{Text: "✗", Style: t.Style(RoleError)}
+		mark = ansi.Span{Text: "✗", Style: t.Style(ansi.RoleError)}
 	}
 	if mark.Text == "" {
 		mark.Text = "•"
 	}
-	name := cleanText(v.Name)
+	name := ansi.Printable(v.Name)
 	if v.DisplayName != "" {
-		name = cleanText(v.DisplayName)
+		name = ansi.Printable(v.DisplayName)
 	}
 	if name == "" {
 		name = "tool"
 	}
-	titleStyle := t.Style(RoleToolTitle)
-	if v.TitleColor.Kind != ColorDefault {
+	titleStyle := t.Style(ansi.RoleToolTitle)
+	if v.TitleColor.Kind != ansi.ColorDefault {
 		titleStyle.FG = v.TitleColor
 	}
-	spans := []Span{mark, {Text: " "}, {Text: name, Style: titleStyle}}
-	var tail []Span
+	spans := []ansi.Span{mark, {Text: " "}, {Text: name, Style: titleStyle}}
+	var tail []ansi.Span
 	if v.Elapsed > 0 {
-		tail = []Span{{Text: "  " + formatElapsed(v.Elapsed), Style: t.Style(RoleMuted)}}
+		tail = []ansi.Span{{Text: "  " + formatElapsed(v.Elapsed), Style: t.Style(ansi.RoleMuted)}}
 	}
 	if v.Header != "" {
-		h := strings.ReplaceAll(strings.TrimSpace(cleanText(v.Header)), "\n", " ")
-		spans = []Span{mark, {Text: " "}, {Text: h, Style: titleStyle}}
-		return truncateSpans(append(spans, tail...), width)
+		h := strings.ReplaceAll(strings.TrimSpace(ansi.Printable(v.Header)), "\n", " ")
+		spans = []ansi.Span{mark, {Text: " "}, {Text: h, Style: titleStyle}}
+		return ansi.TruncateSpans(append(spans, tail...), width)
 	}
 	if arg := v.keyArg(fields); arg != "" {
-		avail := width - spansWidth(spans) - spansWidth(tail) - 1
+		avail := width - ansi.SpansWidth(spans) - ansi.SpansWidth(tail) - 1
 		if avail >= 2 {
-			argSpans := truncateSpans([]Span{{Text: arg, Style: t.Style(RoleText)}}, avail)
-			spans = append(append(spans, Span{Text: " "}), argSpans...)
+			argSpans := ansi.TruncateSpans([]ansi.Span{{Text: arg, Style: t.Style(ansi.RoleText)}}, avail)
+			spans = append(append(spans, ansi.Span{Text: " "}), argSpans...)
 		}
 	}
-	return truncateSpans(append(spans, tail...), width)
+	return ansi.TruncateSpans(append(spans, tail...), width)
 }
 
 // keyArg is the one-line summary of the arguments: the command of bash,
@@ -186,9 +188,9 @@ func (v ToolView) keyArg(fields []jsonField) string {
 	oneLine := func(s string) string {
 		s = strings.TrimSpace(s)
 		if first, _, more := strings.Cut(s, "\n"); more {
-			return cleanText(first) + " …"
+			return ansi.Printable(first) + " …"
 		}
-		return cleanText(s)
+		return ansi.Printable(s)
 	}
 	switch v.Name {
 	case "bash":
@@ -275,7 +277,7 @@ func partialArray(raw string) []string {
 }
 
 // body is the result preview, the diff, or nothing yet.
-func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
+func (v ToolView) body(fields []jsonField, width int, t *ansi.Theme) [][]ansi.Span {
 	width = max(width, 1)
 	limit := v.PreviewLines
 	if limit <= 0 {
@@ -293,7 +295,7 @@ func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
 		}
 		hs := Diff(v.OldText, v.NewText, context)
 		if len(hs) == 0 {
-			return [][]Span{{{Text: "(no changes)", Style: t.Style(RoleMuted)}}}
+			return [][]ansi.Span{{{Text: "(no changes)", Style: t.Style(ansi.RoleMuted)}}}
 		}
 		return collapseLines(diffSpans(hs, width, t), limit, expandHint, t)
 	}
@@ -305,20 +307,20 @@ func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
 		if v.Status == ToolRunning {
 			return nil
 		}
-		return [][]Span{{{Text: "(no output)", Style: t.Style(RoleMuted)}}}
+		return [][]ansi.Span{{{Text: "(no output)", Style: t.Style(ansi.RoleMuted)}}}
 	}
-	st := t.Style(RoleToolOutput)
+	st := t.Style(ansi.RoleToolOutput)
 	if v.Status == ToolFailed {
-		st = t.Style(RoleError)
+		st = t.Style(ansi.RoleError)
 	}
 	src := strings.Split(text, "\n")
 	// A failure's cause is usually at the end: show the last lines.
 	tail := v.Status == ToolFailed && v.Name == "bash"
-	var lines [][]Span
+	var lines [][]ansi.Span
 	if limit == 0 {
 		for _, l := range src {
-			l = tabsToSpaces(cleanText(strings.TrimSuffix(l, "\r")))
-			lines = append(lines, hardWrap(spansOf(l, st), width)...)
+			l = ansi.ExpandTabs(ansi.Printable(strings.TrimSuffix(l, "\r")))
+			lines = append(lines, ansi.HardWrap(spansOf(l, st), width)...)
 		}
 		return lines
 	}
@@ -331,14 +333,14 @@ func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
 		}
 	}
 	for _, l := range shown {
-		l = tabsToSpaces(cleanText(strings.TrimSuffix(l, "\r")))
-		lines = append(lines, truncateSpans(spansOf(l, st), width))
+		l = ansi.ExpandTabs(ansi.Printable(strings.TrimSuffix(l, "\r")))
+		lines = append(lines, ansi.TruncateSpans(spansOf(l, st), width))
 	}
 	if len(shown) < len(src) {
-		more := []Span{{Text: fmt.Sprintf("… +%d lines %s", len(src)-len(shown), expandHint), Style: t.Style(RoleMuted)}}
+		more := []ansi.Span{{Text: fmt.Sprintf("… +%d lines %s", len(src)-len(shown), expandHint), Style: t.Style(ansi.RoleMuted)}}
 		if tail {
 			more[0].Text = fmt.Sprintf("… %d earlier lines %s", len(src)-len(shown), expandHint)
-			lines = append([][]Span{more}, lines...)
+			lines = append([][]ansi.Span{more}, lines...)
 		} else {
 			lines = append(lines, more)
 		}
@@ -346,11 +348,11 @@ func (v ToolView) body(fields []jsonField, width int, t *Theme) [][]Span {
 	return lines
 }
 
-func spansOf(text string, st Style) []Span {
+func spansOf(text string, st ansi.Style) []ansi.Span {
 	if text == "" {
 		return nil
 	}
-	return []Span{{Text: text, Style: st}}
+	return []ansi.Span{{Text: text, Style: st}}
 }
 
 // formatElapsed shows a duration compactly: 850ms, 3.2s, 1m05s.

@@ -2,6 +2,9 @@ package tui
 
 import (
 	"encoding/json"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/internal/styletest"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,22 +101,12 @@ func FuzzPartialObject(f *testing.F) {
 		partialObject(s)
 		checkPrefixes(t, s)
 		v := ToolView{Name: "bash", Args: s, Status: ToolStreaming}
-		for _, l := range v.Render(20, nil, ProfileTrueColor) {
-			if StringWidth(l) > 20 {
+		for _, l := range v.Render(20, nil, ansi.ProfileTrueColor) {
+			if ansi.StringWidth(l) > 20 {
 				t.Fatalf("line %q wider than 20", l)
 			}
 		}
 	})
-}
-
-// stringSetting reads "key: value" from an archive comment.
-func (a *archive) stringSetting(key, def string) string {
-	for _, line := range strings.Split(a.comment, "\n") {
-		if v, ok := strings.CutPrefix(line, key+": "); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return def
 }
 
 func TestToolViewGolden(t *testing.T) {
@@ -124,47 +117,47 @@ func TestToolViewGolden(t *testing.T) {
 	statuses := map[string]ToolStatus{"streaming": ToolStreaming, "running": ToolRunning, "done": ToolDone, "failed": ToolFailed}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a := readArchive(t, path)
-			status, ok := statuses[a.stringSetting("status", "done")]
+			a := txtar.Read(t, path)
+			status, ok := statuses[a.Setting("status", "done")]
 			if !ok {
-				t.Fatalf("bad status %q", a.stringSetting("status", ""))
+				t.Fatalf("bad status %q", a.Setting("status", ""))
 			}
-			_, hasOld := a.files["old"]
-			_, hasNew := a.files["new"]
+			_, hasOld := a.Get("old")
+			_, hasNew := a.Get("new")
 			v := ToolView{
-				Name:         a.stringSetting("name", "bash"),
-				Args:         strings.TrimSuffix(a.files["args"], "\n"),
+				Name:         a.Setting("name", "bash"),
+				Args:         strings.TrimSuffix(a.Data("args"), "\n"),
 				Status:       status,
-				Result:       a.files["result"],
-				Expanded:     a.setting("expanded", 0) == 1,
-				PreviewLines: a.setting("preview", 0),
+				Result:       a.Data("result"),
+				Expanded:     a.IntSetting("expanded", 0) == 1,
+				PreviewLines: a.IntSetting("preview", 0),
 				HasDiff:      hasOld || hasNew,
-				OldText:      a.files["old"],
-				NewText:      a.files["new"],
-				Frame:        a.setting("frame", 0),
-				Elapsed:      time.Duration(a.setting("elapsed_ms", 0)) * time.Millisecond,
+				OldText:      a.Data("old"),
+				NewText:      a.Data("new"),
+				Frame:        a.IntSetting("frame", 0),
+				Elapsed:      time.Duration(a.IntSetting("elapsed_ms", 0)) * time.Millisecond,
 			}
-			width := a.setting("width", 40)
+			width := a.IntSetting("width", 40)
 			got := map[string]string{
-				"plain":  joinLines(v.Render(width, testTheme(), ProfileNone)),
-				"styled": joinLines(mapLines(v.Render(width, testTheme(), ProfileANSI256), annotate)),
+				"plain":  styletest.JoinLines(v.Render(width, styletest.Theme(), ansi.ProfileNone)),
+				"styled": styletest.JoinLines(styletest.MapLines(v.Render(width, styletest.Theme(), ansi.ProfileANSI256), styletest.Annotate)),
 			}
-			for _, l := range v.Render(width, nil, ProfileTrueColor) {
-				if w := StringWidth(l); w > width {
+			for _, l := range v.Render(width, nil, ansi.ProfileTrueColor) {
+				if w := ansi.StringWidth(l); w > width {
 					t.Errorf("line %q is %d cells, more than %d", l, w, width)
 				}
 			}
 			if *update {
-				a.set("plain", got["plain"])
-				a.set("styled", got["styled"])
-				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+				a.Set("plain", got["plain"])
+				a.Set("styled", got["styled"])
+				if err := os.WriteFile(path, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
 			for _, k := range []string{"plain", "styled"} {
-				if got[k] != a.files[k] {
-					t.Errorf("%s of %s:\n--- got\n%s--- want\n%s", k, path, got[k], a.files[k])
+				if got[k] != a.Data(k) {
+					t.Errorf("%s of %s:\n--- got\n%s--- want\n%s", k, path, got[k], a.Data(k))
 				}
 			}
 		})

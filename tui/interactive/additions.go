@@ -3,6 +3,7 @@ package interactive
 import (
 	"context"
 	"encoding/json"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 
@@ -363,7 +364,7 @@ func (u *ui) toolLook(id, name string, result *string, isError bool) {
 	}
 	look := tui.ToolLook{DisplayName: r.DisplayName}
 	if r.BorderColor != "" {
-		if c, err := tui.ParseColor(r.BorderColor); err == nil {
+		if c, err := ansi.ParseColor(r.BorderColor); err == nil {
 			look.TitleColor = c
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func benchUI(tb testing.TB, out *byteCounter, width, height int) *ui {
 	e := &app.Env{Getenv: func(string) string { return "" }}
 	cfg := uiConfig{out: out, now: time.Now}
 	st := app.DefaultSettings()
-	u := newUI(context.Background(), e, app.Options{}, cfg, tb.TempDir(), st, tui.ProfileANSI256, tui.Caps{SyncOutput: true}, false, width, height)
+	u := newUI(context.Background(), e, app.Options{}, cfg, tb.TempDir(), st, ansi.ProfileANSI256, tui.Caps{SyncOutput: true}, false, width, height)
 	u.chat.SetFooter(tui.Footer{Left: "anthropic/claude-sonnet-4-5 · ~/proj", Right: "ctx 12%"})
 	return u
 }
@@ -40,7 +41,7 @@ func fillTranscript(u *ui, n int) {
 		if i%2 == 0 {
 			u.chat.AddUser(fmt.Sprintf("question %d: how does the parser handle nested blocks?", i))
 		} else {
-			u.chat.AddMarkdown(fmt.Sprintf("Answer %d. The parser keeps a **stack** of open blocks and closes them in order.\n\n```go\nfor len(stack) > 0 {\n\tstack = stack[:len(stack)-1]\n}\n```", i), tui.RoleAssistantText)
+			u.chat.AddMarkdown(fmt.Sprintf("Answer %d. The parser keeps a **stack** of open blocks and closes them in order.\n\n```go\nfor len(stack) > 0 {\n\tstack = stack[:len(stack)-1]\n}\n```", i), ansi.RoleAssistantText)
 		}
 		if i%100 == 99 {
 			u.dirty = true

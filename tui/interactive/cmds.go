@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 
@@ -361,7 +362,7 @@ func (u *ui) showSkills() {
 	for _, s := range u.app.Skills().List() {
 		fmt.Fprintf(&b, "- `%s` %s\n", s.Name, s.Description)
 	}
-	u.chat.AddMarkdown(b.String(), tui.RoleText)
+	u.chat.AddMarkdown(b.String(), ansi.RoleText)
 }
 
 // showSession shows where the session is kept.

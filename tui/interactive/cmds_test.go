@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -223,7 +224,7 @@ func TestUIToolOutputExpand(t *testing.T) {
 // TestUIReloadStatus reloads extensions with a broken one: the status
 // line lists the failure, which also stays in the chat.
 func TestUIReloadStatus(t *testing.T) {
-	h := startUI(t, uiOptions{width: 90, height: 24, extensions: true, profile: tui.ProfileANSI256, setup: func(h *uiHarness) {
+	h := startUI(t, uiOptions{width: 90, height: 24, extensions: true, profile: ansi.ProfileANSI256, setup: func(h *uiHarness) {
 		dir := filepath.Join(h.zut, "extensions", "broken")
 		os.MkdirAll(dir, 0o755)
 		os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name": "broken", "exec": "./missing"}`), 0o644)
@@ -328,7 +329,7 @@ func TestUIResumePicker(t *testing.T) {
 // TestUIProbe answers zut's capability queries: a light background makes
 // the auto theme light, and the features the terminal confirms are used.
 func TestUIProbe(t *testing.T) {
-	h := startUI(t, uiOptions{profile: tui.ProfileTrueColor, background: "rgb:ffff/fafa/f0f0"})
+	h := startUI(t, uiOptions{profile: ansi.ProfileTrueColor, background: "rgb:ffff/fafa/f0f0"})
 	h.idle()
 	var name string
 	var caps tui.Caps
@@ -469,7 +470,7 @@ func TestUIOverlaySize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := startUI(t, uiOptions{width: 60, height: 20, profile: tui.ProfileTrueColor})
+			h := startUI(t, uiOptions{width: 60, height: 20, profile: ansi.ProfileTrueColor})
 			h.idle()
 			tc.req.ID = "d1"
 			h.do(func(u *ui) { u.bridge().UIRequest("planner", tc.req, func(proto.UIResponse) {}) })

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ type uiConfig struct {
 	// now is the clock of the spinner and elapsed times; time.Now when nil.
 	now func() time.Time
 	// profile overrides the colour profile detected from the environment.
-	profile *tui.Profile
+	profile *ansi.Profile
 	// frameHook, when set, is called on the UI goroutine after every frame
 	// written (tests wait on it).
 	frameHook func()
@@ -70,7 +71,7 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	// A dumb terminal cannot move the cursor, and output that is not a
 	// terminal cannot be redrawn: zut then writes the transcript as lines
 	// and reads whole lines.
-	plain := profile == tui.ProfileNone && (e.Getenv("TERM") == "dumb" || !term.IsTerminal()) && cfg.profile == nil
+	plain := profile == ansi.ProfileNone && (e.Getenv("TERM") == "dumb" || !term.IsTerminal()) && cfg.profile == nil
 	term.Cooked = plain
 	if err := term.Start(); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/provider/providertest"
-	"github.com/zut-go/zut/tui"
 	"github.com/zut-go/zut/tui/vt"
 )
 
@@ -69,7 +69,7 @@ type uiOptions struct {
 	width, height int
 	replies       []providertest.Reply
 	args          []string // extra flags
-	profile       tui.Profile
+	profile       ansi.Profile
 	setup         func(h *uiHarness) // before zut starts: files in home
 	reflow        bool
 	extensions    bool              // load extensions (default: --no-extensions)

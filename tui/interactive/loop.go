@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"sync"
 	"time"
@@ -75,8 +76,8 @@ type ui struct {
 	chat   *tui.Chat
 	ed     *tui.Editor
 	hist   *tui.History
-	themes *tui.ThemeSet
-	theme  *tui.Theme
+	themes *ansi.ThemeSet
+	theme  *ansi.Theme
 	caps   tui.Caps
 	plain  bool
 	inbox  *inbox
@@ -147,11 +148,11 @@ type job struct {
 	cancel context.CancelFunc
 }
 
-func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home string, st app.Settings, profile tui.Profile, caps tui.Caps, plain bool, width, height int) *ui {
+func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home string, st app.Settings, profile ansi.Profile, caps tui.Caps, plain bool, width, height int) *ui {
 	ctx, cancel := context.WithCancel(ctx)
 	u := &ui{ctx: ctx, cancel: cancel, env: e, opts: o, cfg: cfg, home: home, st: st, caps: caps, plain: plain,
 		inbox: newInbox(), now: cfg.now, width: width, height: height, focused: true}
-	u.themes = tui.NewThemeSet()
+	u.themes = ansi.NewThemeSet()
 	thinking, _ := tui.ParseThinkingMode(st.Thinking)
 	u.theme = u.pickTheme()
 	u.chat = tui.NewChat(width, height, tui.ChatOptions{Theme: u.theme, Profile: profile, Hyperlinks: hyperlinks(e.Getenv, profile), Thinking: thinking})
@@ -178,10 +179,10 @@ func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home st
 // hyperlinks reports whether links can be OSC 8 hyperlinks: terminals
 // that do not know them ignore them, except the Linux console and GNU
 // screen, which show them as text.
-func hyperlinks(getenv func(string) string, p tui.Profile) bool {
+func hyperlinks(getenv func(string) string, p ansi.Profile) bool {
 	term := getenv("TERM")
 	switch {
-	case p == tui.ProfileNone, term == "linux":
+	case p == ansi.ProfileNone, term == "linux":
 		return false
 	case strings.HasPrefix(term, "screen") && getenv("TMUX") == "":
 		return false
@@ -191,7 +192,7 @@ func hyperlinks(getenv func(string) string, p tui.Profile) bool {
 
 // setPlaceholder sets the editor's hint for the current state.
 func (u *ui) setPlaceholder() {
-	muted := u.theme.Style(tui.RoleDim)
+	muted := u.theme.Style(ansi.RoleDim)
 	p := u.chat.Options().Profile
 	u.ed.PlaceholderStyle = func(s string) string { return muted.Render(p, s) }
 	switch {

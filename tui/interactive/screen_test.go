@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/provider/providertest"
-	"github.com/zut-go/zut/tui"
 )
 
 // codeAnswer is a streamed answer with a heading, a list and Go code.
@@ -39,7 +39,7 @@ func TestUIStreamedAnswerWithCode(t *testing.T) {
 }
 
 func TestUIStreamedAnswerStyles(t *testing.T) {
-	h := startUI(t, uiOptions{profile: tui.ProfileANSI256, replies: []providertest.Reply{{Text: codeAnswer, Chunks: 7}}})
+	h := startUI(t, uiOptions{profile: ansi.ProfileANSI256, replies: []providertest.Reply{{Text: codeAnswer, Chunks: 7}}})
 	h.idle()
 	h.typeText("styles")
 	h.send("\r")
@@ -265,7 +265,7 @@ func TestUIPlainTerminal(t *testing.T) {
 
 // TestUINoColor draws with NO_COLOR's profile: attributes, never a colour.
 func TestUINoColor(t *testing.T) {
-	h := startUI(t, uiOptions{profile: tui.ProfileMono, replies: []providertest.Reply{{Text: codeAnswer}}})
+	h := startUI(t, uiOptions{profile: ansi.ProfileMono, replies: []providertest.Reply{{Text: codeAnswer}}})
 	h.idle()
 	h.typeText("/he")
 	h.flushInput()

@@ -3,6 +3,7 @@ package interactive
 import (
 	"context"
 	"fmt"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ func (u *ui) replayMessage(m provider.Message) {
 			if m.Role == provider.RoleUser {
 				u.chat.AddUser(b.Text)
 			} else {
-				u.chat.AddMarkdown(b.Text, tui.RoleAssistantText)
+				u.chat.AddMarkdown(b.Text, ansi.RoleAssistantText)
 				u.answer = b.Text
 			}
 		case provider.BlockToolUse:

@@ -3,6 +3,7 @@ package interactive
 import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"path/filepath"
 
 	"github.com/zut-go/zut/tui"
@@ -11,7 +12,7 @@ import (
 // loadThemes reads the user's theme files and the extensions' themes.
 // Problems are shown in the chat when report is set or at startup.
 func (u *ui) loadThemes(report bool) {
-	set := tui.NewThemeSet()
+	set := ansi.NewThemeSet()
 	var problems []string
 	warns, err := set.LoadDir(filepath.Join(u.home, "themes"))
 	problems = append(problems, warns...)
@@ -42,7 +43,7 @@ func (u *ui) darkBackground() bool {
 }
 
 // pickTheme returns the theme the settings name, or the default.
-func (u *ui) pickTheme() *tui.Theme {
+func (u *ui) pickTheme() *ansi.Theme {
 	t, err := u.themes.Lookup(u.st.Theme, u.darkBackground())
 	if err != nil {
 		t, _ = u.themes.Lookup("auto", u.darkBackground())

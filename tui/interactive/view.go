@@ -3,9 +3,8 @@ package interactive
 import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
-
-	"github.com/zut-go/zut/tui"
 )
 
 // showHeader puts the startup header in the chat: version, model,
@@ -45,16 +44,16 @@ func (u *ui) showHeader() {
 	if len(exts) > 0 {
 		rows = append(rows, [2]string{"extensions", strings.Join(exts, ", ")})
 	}
-	head := []tui.Span{{Text: "zut", Style: withBold(t.Style(tui.RoleAccent))}, {Text: " " + app.Version, Style: t.Style(tui.RoleMuted)}}
+	head := []ansi.Span{{Text: "zut", Style: withBold(t.Style(ansi.RoleAccent))}, {Text: " " + app.Version, Style: t.Style(ansi.RoleMuted)}}
 	if !u.hideStartup {
 		u.chat.AddBlock(func(width int) []string {
-			lines := []string{tui.Truncate(tui.RenderSpans(head, p, false), width, "…")}
+			lines := []string{ansi.Truncate(ansi.RenderSpans(head, p, false), width, "…")}
 			for _, r := range rows {
-				spans := []tui.Span{{Text: fmt.Sprintf("%-10s ", r[0]), Style: t.Style(tui.RoleMuted)}, {Text: r[1], Style: t.Style(tui.RoleText)}}
-				lines = append(lines, tui.Truncate(tui.RenderSpans(spans, p, false), width, "…"))
+				spans := []ansi.Span{{Text: fmt.Sprintf("%-10s ", r[0]), Style: t.Style(ansi.RoleMuted)}, {Text: r[1], Style: t.Style(ansi.RoleText)}}
+				lines = append(lines, ansi.Truncate(ansi.RenderSpans(spans, p, false), width, "…"))
 			}
-			hint := []tui.Span{{Text: "/help for keys and commands · ctrl+c twice to exit", Style: t.Style(tui.RoleDim)}}
-			return append(lines, tui.Truncate(tui.RenderSpans(hint, p, false), width, "…"))
+			hint := []ansi.Span{{Text: "/help for keys and commands · ctrl+c twice to exit", Style: t.Style(ansi.RoleDim)}}
+			return append(lines, ansi.Truncate(ansi.RenderSpans(hint, p, false), width, "…"))
 		})
 	}
 	if a.ModelError() != nil {
@@ -72,7 +71,7 @@ func (u *ui) showHeader() {
 	u.dirty = true
 }
 
-func withBold(s tui.Style) tui.Style {
+func withBold(s ansi.Style) ansi.Style {
 	s.Bold = true
 	return s
 }
@@ -106,7 +105,7 @@ func (u *ui) showKeys() {
 	t := u.theme
 	p := u.chat.Options().Profile
 	u.chat.AddBlock(func(width int) []string {
-		out := []string{tui.RenderSpans([]tui.Span{{Text: "Keys", Style: withBold(t.Style(tui.RoleMDHeading))}}, p, false)}
+		out := []string{ansi.RenderSpans([]ansi.Span{{Text: "Keys", Style: withBold(t.Style(ansi.RoleMDHeading))}}, p, false)}
 		return append(out, u.twoColumns(keyHelp, width)...)
 	})
 }
@@ -130,7 +129,7 @@ func (u *ui) showHelp() {
 	}
 	rows = append(rows, [2]string{"!command", "run a shell command; its output goes with your next prompt"})
 	u.chat.AddBlock(func(width int) []string {
-		out := []string{"", tui.RenderSpans([]tui.Span{{Text: "Commands", Style: withBold(t.Style(tui.RoleMDHeading))}}, p, false)}
+		out := []string{"", ansi.RenderSpans([]ansi.Span{{Text: "Commands", Style: withBold(t.Style(ansi.RoleMDHeading))}}, p, false)}
 		return append(out, u.twoColumns(rows, width)...)
 	})
 }
@@ -142,29 +141,29 @@ func (u *ui) twoColumns(rows [][2]string, width int) []string {
 	p := u.chat.Options().Profile
 	nameW := 0
 	for _, r := range rows {
-		nameW = max(nameW, tui.StringWidth(r[0]))
+		nameW = max(nameW, ansi.StringWidth(r[0]))
 	}
 	nameW = min(nameW, 30)
 	var out []string
 	if width < nameW+20 {
 		for _, r := range rows {
-			out = append(out, tui.Truncate(tui.RenderSpans([]tui.Span{{Text: r[0], Style: t.Style(tui.RoleAccent)}}, p, false), width, "…"))
-			for _, l := range tui.Wrap(r[1], max(width-2, 1)) {
-				out = append(out, "  "+tui.RenderSpans([]tui.Span{{Text: l, Style: t.Style(tui.RoleMuted)}}, p, false))
+			out = append(out, ansi.Truncate(ansi.RenderSpans([]ansi.Span{{Text: r[0], Style: t.Style(ansi.RoleAccent)}}, p, false), width, "…"))
+			for _, l := range ansi.Wrap(r[1], max(width-2, 1)) {
+				out = append(out, "  "+ansi.RenderSpans([]ansi.Span{{Text: l, Style: t.Style(ansi.RoleMuted)}}, p, false))
 			}
 		}
 		return out
 	}
 	for _, r := range rows {
-		name := tui.Truncate(r[0], nameW, "…")
-		desc := tui.Wrap(r[1], width-nameW-2)
+		name := ansi.Truncate(r[0], nameW, "…")
+		desc := ansi.Wrap(r[1], width-nameW-2)
 		for i, d := range desc {
 			left := strings.Repeat(" ", nameW)
 			if i == 0 {
-				left = tui.PadRight(name, nameW)
+				left = ansi.PadRight(name, nameW)
 			}
-			spans := []tui.Span{{Text: left + "  ", Style: t.Style(tui.RoleAccent)}, {Text: d, Style: t.Style(tui.RoleText)}}
-			out = append(out, tui.RenderSpans(spans, p, false))
+			spans := []ansi.Span{{Text: left + "  ", Style: t.Style(ansi.RoleAccent)}, {Text: d, Style: t.Style(ansi.RoleText)}}
+			out = append(out, ansi.RenderSpans(spans, p, false))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"strings"
@@ -9,13 +9,13 @@ import (
 // renderers: making outside text inert, stepping over grapheme clusters,
 // and wrapping styled spans to a width.
 
-// cleanText makes text from outside (model output, tool results) inert on
+// Printable makes text from outside (model output, tool results) inert on
 // a terminal. Unlike Sanitize it keeps no escape sequence at all, because
 // the renderers here style text themselves: C0 controls other than tab and
 // newline are shown in caret notation (ESC as ^[), DEL as ^?, C1 controls
 // as M-^@..M-^_, CR LF becomes LF, invalid UTF-8 becomes U+FFFD, and line
 // and paragraph separators become spaces.
-func cleanText(s string) string {
+func Printable(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -76,9 +76,9 @@ func needsCleaning(r rune, size int) bool {
 	return r == utf8.RuneError && size <= 1 || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029
 }
 
-// tabsToSpaces replaces tabs with spaces up to the next multiple of
+// ExpandTabs replaces tabs with spaces up to the next multiple of
 // DefaultTabWidth cells. It is for one line: s must not hold newlines.
-func tabsToSpaces(s string) string {
+func ExpandTabs(s string) string {
 	if strings.IndexByte(s, '\t') < 0 {
 		return s
 	}
@@ -92,7 +92,7 @@ func tabsToSpaces(s string) string {
 			i++
 			continue
 		}
-		n, w := nextCluster(s[i:])
+		n, w := NextCluster(s[i:])
 		b.WriteString(s[i : i+n])
 		col += w
 		i += n
@@ -100,9 +100,9 @@ func tabsToSpaces(s string) string {
 	return b.String()
 }
 
-// nextCluster returns the byte length and cell width of the grapheme
+// NextCluster returns the byte length and cell width of the grapheme
 // cluster at the start of s, which must not be empty.
-func nextCluster(s string) (n, width int) {
+func NextCluster(s string) (n, width int) {
 	if c := s[0]; c < 0x80 && (len(s) == 1 || s[1] < 0x80) {
 		if c < 0x20 || c == 0x7f {
 			return 1, 0
@@ -116,9 +116,9 @@ func nextCluster(s string) (n, width int) {
 	return len(cl), w
 }
 
-// textWidth is the cell width of plain text (no escape sequences), cluster
+// TextWidth is the cell width of plain text (no escape sequences), cluster
 // by cluster.
-func textWidth(s string) int {
+func TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -127,18 +127,18 @@ func textWidth(s string) int {
 			i++
 			continue
 		}
-		n, cw := nextCluster(s[i:])
+		n, cw := NextCluster(s[i:])
 		w += cw
 		i += n
 	}
 	return w
 }
 
-// spansWidth is the cell width of a run of spans.
-func spansWidth(spans []Span) int {
+// SpansWidth is the cell width of a run of spans.
+func SpansWidth(spans []Span) int {
 	w := 0
 	for _, sp := range spans {
-		w += textWidth(sp.Text)
+		w += TextWidth(sp.Text)
 	}
 	return w
 }
@@ -194,7 +194,7 @@ func atomize(spans []Span) []atom {
 			}
 			j, w := i, 0
 			for j < len(s) && s[j] != ' ' && s[j] != '\n' {
-				n, cw := nextCluster(s[j:])
+				n, cw := NextCluster(s[j:])
 				if cw == 2 {
 					break
 				}
@@ -207,7 +207,7 @@ func atomize(spans []Span) []atom {
 				continue
 			}
 			// A wide character is a word of its own.
-			n, cw := nextCluster(s[i:])
+			n, cw := NextCluster(s[i:])
 			open = false
 			add(atomWord, s[i:i+n], cw)
 			open = false
@@ -217,12 +217,12 @@ func atomize(spans []Span) []atom {
 	return atoms
 }
 
-// wrapSpans breaks spans into lines of at most width cells. Spaces where
+// WrapSpans breaks spans into lines of at most width cells. Spaces where
 // a line breaks are dropped, except leading spaces at the start of the
 // text or after a hard break, which keep indentation. Words longer than
 // the width are broken between characters. The result has at least one
 // line.
-func wrapSpans(spans []Span, width int) [][]Span {
+func WrapSpans(spans []Span, width int) [][]Span {
 	width = max(width, 1)
 	var lines [][]Span
 	var cur []Span
@@ -248,7 +248,7 @@ func wrapSpans(spans []Span, width int) [][]Span {
 				curW += a.width
 				if curW >= width {
 					cur = cutSpans(cur, width)
-					curW = spansWidth(cur)
+					curW = SpansWidth(cur)
 				}
 				continue
 			}
@@ -277,12 +277,12 @@ func wrapSpans(spans []Span, width int) [][]Span {
 				curW = a.width
 				continue
 			}
-			for _, chunk := range breakWord(a.parts, width) {
+			for _, chunk := range BreakWord(a.parts, width) {
 				if curW > 0 {
 					flush()
 				}
 				cur = chunk
-				curW = spansWidth(chunk)
+				curW = SpansWidth(chunk)
 			}
 		}
 	}
@@ -290,9 +290,9 @@ func wrapSpans(spans []Span, width int) [][]Span {
 	return lines
 }
 
-// breakWord cuts the parts of an over-long word into chunks of at most
+// BreakWord cuts the parts of an over-long word into chunks of at most
 // width cells.
-func breakWord(parts []Span, width int) [][]Span {
+func BreakWord(parts []Span, width int) [][]Span {
 	var chunks [][]Span
 	var cur []Span
 	curW := 0
@@ -300,7 +300,7 @@ func breakWord(parts []Span, width int) [][]Span {
 		s := p.Text
 		start := 0
 		for i := 0; i < len(s); {
-			n, w := nextCluster(s[i:])
+			n, w := NextCluster(s[i:])
 			if curW+w > width && curW > 0 {
 				if i > start {
 					cur = append(cur, Span{Text: s[start:i], Style: p.Style, Link: p.Link})
@@ -330,7 +330,7 @@ func cutSpans(spans []Span, width int) []Span {
 		s := sp.Text
 		i := 0
 		for i < len(s) {
-			n, cw := nextCluster(s[i:])
+			n, cw := NextCluster(s[i:])
 			if w+cw > width {
 				if i > 0 {
 					out = append(out, Span{Text: s[:i], Style: sp.Style, Link: sp.Link})
@@ -345,10 +345,10 @@ func cutSpans(spans []Span, width int) []Span {
 	return out
 }
 
-// truncateSpans cuts spans to width cells, ending in "…" when it had to
+// TruncateSpans cuts spans to width cells, ending in "…" when it had to
 // cut.
-func truncateSpans(spans []Span, width int) []Span {
-	if spansWidth(spans) <= width {
+func TruncateSpans(spans []Span, width int) []Span {
+	if SpansWidth(spans) <= width {
 		return spans
 	}
 	if width <= 0 {
@@ -364,10 +364,22 @@ func truncateSpans(spans []Span, width int) []Span {
 	return append(out, Span{Text: "…", Style: st})
 }
 
-// padSpans appends spaces (in style st) to reach width cells.
-func padSpans(spans []Span, width int, st Style) []Span {
-	if n := width - spansWidth(spans); n > 0 {
+// PadSpans appends spaces (in style st) to reach width cells.
+func PadSpans(spans []Span, width int, st Style) []Span {
+	if n := width - SpansWidth(spans); n > 0 {
 		return append(spans, Span{Text: strings.Repeat(" ", n), Style: st})
 	}
 	return spans
+}
+
+// HardWrap breaks spans into lines of width cells exactly, keeping every
+// space: code is cut, not reflowed.
+func HardWrap(spans []Span, width int) [][]Span {
+	if len(spans) == 0 {
+		return [][]Span{nil}
+	}
+	if SpansWidth(spans) <= width {
+		return [][]Span{spans}
+	}
+	return BreakWord(spans, width)
 }

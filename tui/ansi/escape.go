@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"strings"
@@ -8,13 +8,13 @@ import (
 // hyperlink state a line leaves behind, so that a line cut in two can close
 // its styles and the next piece can reopen them.
 
-// escapeLen returns the length of the escape sequence at the start of s,
+// EscapeLen returns the length of the escape sequence at the start of s,
 // or 0 when s does not start with one. It recognises CSI (ESC [), the
 // string sequences OSC, DCS, SOS, PM and APC (ended by ST or, for OSC, BEL)
 // and the ESC-intermediate-final forms. A sequence cut short by the end of
 // s extends to the end; a CSI broken by a control character ends before
 // it, as terminals abort it there.
-func escapeLen(s string) int {
+func EscapeLen(s string) int {
 	if len(s) < 2 || s[0] != 0x1b {
 		return 0
 	}
@@ -113,9 +113,9 @@ var attrCodes = [...]struct {
 	{attrOverline, "53"},
 }
 
-// ansiState is the graphic rendition and hyperlink in effect at a point of
+// EscapeState is the graphic rendition and hyperlink in effect at a point of
 // a string. The zero value is the terminal default.
-type ansiState struct {
+type EscapeState struct {
 	attrs     uint16
 	underline string // underline style parameter such as "4:3", or "21"
 	fg, bg    string // colour parameters such as "31" or "38;5;12"
@@ -123,9 +123,9 @@ type ansiState struct {
 	link      string // the OSC 8 sequence that opened the current link
 }
 
-// apply updates the state for one escape sequence; sequences other than SGR
+// Apply updates the state for one escape sequence; sequences other than SGR
 // and OSC 8 leave it unchanged.
-func (st *ansiState) apply(seq string) {
+func (st *EscapeState) Apply(seq string) {
 	if params, ok := isSGR(seq); ok {
 		st.applySGR(params)
 		return
@@ -139,7 +139,7 @@ func (st *ansiState) apply(seq string) {
 	}
 }
 
-func (st *ansiState) applySGR(params string) {
+func (st *EscapeState) applySGR(params string) {
 	if params == "" {
 		st.resetSGR()
 		return
@@ -265,18 +265,18 @@ func atoiSmall(s string) int {
 	return n
 }
 
-func (st *ansiState) resetSGR() {
+func (st *EscapeState) resetSGR() {
 	link := st.link
-	*st = ansiState{link: link}
+	*st = EscapeState{link: link}
 }
 
 // styled reports whether any SGR attribute or colour is on.
-func (st *ansiState) styled() bool {
+func (st *EscapeState) styled() bool {
 	return st.attrs != 0 || st.fg != "" || st.bg != "" || st.ulColor != ""
 }
 
-// open returns the sequences that establish st from the default state.
-func (st *ansiState) open() string {
+// Open returns the sequences that establish st from the default state.
+func (st *EscapeState) Open() string {
 	if !st.styled() && st.link == "" {
 		return ""
 	}
@@ -313,8 +313,8 @@ func (st *ansiState) open() string {
 	return b.String()
 }
 
-// close returns the sequences that return from st to the default state.
-func (st *ansiState) close() string {
+// Close returns the sequences that return from st to the default state.
+func (st *EscapeState) Close() string {
 	switch {
 	case st.styled() && st.link != "":
 		return "\x1b[0m" + linkClose

@@ -1,6 +1,7 @@
-package tui
+package markdown
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"testing"
 )
@@ -51,10 +52,10 @@ func deltas(text string) []string {
 // ns/delta metric the cost of one token.
 func BenchmarkMarkdownStream(b *testing.B) {
 	ds := deltas(answer)
-	opts := MarkdownOptions{Width: 100, Profile: ProfileTrueColor}
+	opts := Options{Width: 100, Profile: ansi.ProfileTrueColor}
 	b.ReportAllocs()
 	for b.Loop() {
-		m := NewMarkdown(opts)
+		m := NewStream(opts)
 		for _, d := range ds {
 			m.WriteString(d)
 		}
@@ -66,10 +67,10 @@ func BenchmarkMarkdownStream(b *testing.B) {
 
 // BenchmarkMarkdownOneShot renders the same answer at once.
 func BenchmarkMarkdownOneShot(b *testing.B) {
-	opts := MarkdownOptions{Width: 100, Profile: ProfileTrueColor}
+	opts := Options{Width: 100, Profile: ansi.ProfileTrueColor}
 	b.ReportAllocs()
 	for b.Loop() {
-		RenderMarkdown(answer, opts)
+		Render(answer, opts)
 	}
 }
 
@@ -83,10 +84,10 @@ func BenchmarkMarkdownStreamLongCode(b *testing.B) {
 	}
 	sb.WriteString("```\n")
 	ds := deltas(sb.String())
-	opts := MarkdownOptions{Width: 100, Profile: ProfileTrueColor}
+	opts := Options{Width: 100, Profile: ansi.ProfileTrueColor}
 	b.ReportAllocs()
 	for b.Loop() {
-		m := NewMarkdown(opts)
+		m := NewStream(opts)
 		for _, d := range ds {
 			m.WriteString(d)
 		}

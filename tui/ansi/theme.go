@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"embed"
@@ -215,6 +215,13 @@ func (t *Theme) Color(r Role) Color {
 	return t.colors[r]
 }
 
+// SetColor sets the colour of role r (a role out of range is ignored).
+func (t *Theme) SetColor(r Role, c Color) {
+	if r < roleCount {
+		t.colors[r] = c
+	}
+}
+
 // Style returns the style of role r: its colour as foreground (background
 // for "_bg" roles) plus the role's fixed attributes.
 func (t *Theme) Style(r Role) Style {
@@ -235,8 +242,8 @@ func (t *Theme) Swatch(p Profile, width int) []string {
 		t = DarkTheme()
 	}
 	lines := make([]string, 0, roleCount+1)
-	head := []Span{{Text: t.Name + " ", Style: t.Style(RoleAccent).with(Style{Bold: true})}, {Text: t.Spinner.Frame(0), Style: t.Style(RoleSpinner)}}
-	lines = append(lines, clampLine(RenderSpans(head, p, false), width))
+	head := []Span{{Text: t.Name + " ", Style: t.Style(RoleAccent).With(Style{Bold: true})}, {Text: t.Spinner.Frame(0), Style: t.Style(RoleSpinner)}}
+	lines = append(lines, ClampLine(RenderSpans(head, p, false), width))
 	for _, r := range Roles() {
 		sample := "Sample text 123"
 		st := t.Style(r)
@@ -244,14 +251,14 @@ func (t *Theme) Swatch(p Profile, width int) []string {
 			st.FG = t.Color(RoleText)
 		}
 		spans := []Span{{Text: PadRight(r.String(), 20)}, {Text: sample, Style: st}, {Text: " " + t.Color(r).String(), Style: t.Style(RoleMuted)}}
-		lines = append(lines, clampLine(RenderSpans(spans, p, false), width))
+		lines = append(lines, ClampLine(RenderSpans(spans, p, false), width))
 	}
 	return lines
 }
 
-// with returns s with the attributes and colours of o added; o's colours win
+// With returns s With the attributes and colours of o added; o's colours win
 // where o sets them.
-func (s Style) with(o Style) Style {
+func (s Style) With(o Style) Style {
 	if o.FG.Kind != ColorDefault {
 		s.FG = o.FG
 	}
@@ -298,9 +305,9 @@ func DarkTheme() *Theme { return builtins()["dark"] }
 // LightTheme returns the built-in light theme.
 func LightTheme() *Theme { return builtins()["light"] }
 
-// clampLine cuts a rendered line to width cells with an ellipsis; the
+// ClampLine cuts a rendered line to width cells with an ellipsis; the
 // last guard that keeps every line inside the terminal.
-func clampLine(s string, width int) string {
+func ClampLine(s string, width int) string {
 	if StringWidth(s) <= width {
 		return s
 	}

@@ -1,6 +1,7 @@
-package tui
+package highlight
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -33,19 +34,19 @@ const (
 )
 
 // synRoles maps token classes to theme roles.
-var synRoles = [...]Role{
-	synKeyword:  RoleSyntaxKeyword,
-	synString:   RoleSyntaxString,
-	synNumber:   RoleSyntaxNumber,
-	synComment:  RoleSyntaxComment,
-	synFunction: RoleSyntaxFunction,
-	synType:     RoleSyntaxType,
-	synOperator: RoleSyntaxOperator,
-	synPunct:    RoleSyntaxPunctuation,
-	synBuiltin:  RoleSyntaxBuiltin,
-	synAdded:    RoleDiffAdded,
-	synRemoved:  RoleDiffRemoved,
-	synHunk:     RoleDiffHunk,
+var synRoles = [...]ansi.Role{
+	synKeyword:  ansi.RoleSyntaxKeyword,
+	synString:   ansi.RoleSyntaxString,
+	synNumber:   ansi.RoleSyntaxNumber,
+	synComment:  ansi.RoleSyntaxComment,
+	synFunction: ansi.RoleSyntaxFunction,
+	synType:     ansi.RoleSyntaxType,
+	synOperator: ansi.RoleSyntaxOperator,
+	synPunct:    ansi.RoleSyntaxPunctuation,
+	synBuiltin:  ansi.RoleSyntaxBuiltin,
+	synAdded:    ansi.RoleDiffAdded,
+	synRemoved:  ansi.RoleDiffRemoved,
+	synHunk:     ansi.RoleDiffHunk,
 }
 
 // hlToken is a run of a line in one class.
@@ -54,9 +55,9 @@ type hlToken struct {
 	kind synKind
 }
 
-// hlState is what a tokenizer remembers between lines. The zero value is
+// HighlightState is what a tokenizer remembers between lines. The zero value is
 // the start of a file.
-type hlState struct {
+type HighlightState struct {
 	mode   hlMode
 	depth  int    // nesting of block comments (Rust)
 	delim  string // what ends the string or heredoc
@@ -74,9 +75,9 @@ const (
 	modeBlockScalar
 )
 
-// language describes one tokenizer. Most languages share lexGeneric and
+// Language describes one tokenizer. Most languages share lexGeneric and
 // differ only in these tables; shell, YAML and diff have their own.
-type language struct {
+type Language struct {
 	name         string
 	words        map[string]synKind
 	lineComments []string
@@ -95,12 +96,20 @@ type language struct {
 	attributes   bool   // #[...] is an attribute (Rust)
 	prefixes     []string
 	defWords     map[string]synKind // the identifier after these words is a function or type
-	lex          func(l *language, line string, st hlState) ([]hlToken, hlState)
+	lex          func(l *Language, line string, st HighlightState) ([]hlToken, HighlightState)
+}
+
+// Line styles one line of code, given the state after the previous line,
+// with t's syntax colours over base, and returns the state after it. The
+// line must not hold newlines and should be Printable.
+func (l *Language) Line(line string, st HighlightState, t *ansi.Theme, base ansi.Style) ([]ansi.Span, HighlightState) {
+	toks, st := l.tokens(line, st)
+	return tokenSpans(toks, t, base), st
 }
 
 // tokens splits one line into tokens, given the state after the previous
 // line, and returns the state after this one.
-func (l *language) tokens(line string, st hlState) ([]hlToken, hlState) {
+func (l *Language) tokens(line string, st HighlightState) ([]hlToken, HighlightState) {
 	if l.lex != nil {
 		return l.lex(l, line, st)
 	}
@@ -111,22 +120,22 @@ func (l *language) tokens(line string, st hlState) ([]hlToken, hlState) {
 // as "go", "py" or "main.rs") for profile p and returns one line per source
 // line, without wrapping. Unknown languages come back plain. Control
 // characters are made visible and tabs expanded.
-func Highlight(code, lang string, t *Theme, p Profile) []string {
-	l := lookupLanguage(lang)
+func Highlight(code, lang string, t *ansi.Theme, p ansi.Profile) []string {
+	l := LookupLanguage(lang)
 	code = strings.TrimSuffix(code, "\n")
 	src := strings.Split(code, "\n")
 	out := make([]string, len(src))
-	var st hlState
-	base := t.Style(RoleText)
+	var st HighlightState
+	base := t.Style(ansi.RoleText)
 	for i, line := range src {
-		line = tabsToSpaces(cleanText(strings.TrimSuffix(line, "\r")))
+		line = ansi.ExpandTabs(ansi.Printable(strings.TrimSuffix(line, "\r")))
 		if l == nil {
 			out[i] = base.Render(p, line)
 			continue
 		}
-		var toks []hlToken
-		toks, st = l.tokens(line, st)
-		out[i] = RenderSpans(tokenSpans(toks, t, base), p, false)
+		var spans []ansi.Span
+		spans, st = l.Line(line, st, t, base)
+		out[i] = ansi.RenderSpans(spans, p, false)
 	}
 	return out
 }
@@ -136,14 +145,14 @@ func Highlight(code, lang string, t *Theme, p Profile) []string {
 // file name's extension ("x/main.go"), or "" when there is no tokenizer
 // for it.
 func LanguageFor(name string) string {
-	if l := lookupLanguage(name); l != nil {
+	if l := LookupLanguage(name); l != nil {
 		return l.name
 	}
 	return ""
 }
 
-// lookupLanguage finds a tokenizer by name, alias, extension or file name.
-func lookupLanguage(name string) *language {
+// LookupLanguage finds a tokenizer by name, alias, extension or file name.
+func LookupLanguage(name string) *Language {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if name == "" {
 		return nil
@@ -170,18 +179,18 @@ func lookupLanguage(name string) *language {
 }
 
 // tokenSpans styles tokens with the theme; plain text takes base.
-func tokenSpans(toks []hlToken, t *Theme, base Style) []Span {
-	spans := make([]Span, 0, len(toks))
+func tokenSpans(toks []hlToken, t *ansi.Theme, base ansi.Style) []ansi.Span {
+	spans := make([]ansi.Span, 0, len(toks))
 	for _, tk := range toks {
 		st := base
 		if tk.kind != synPlain {
-			st = base.with(t.Style(synRoles[tk.kind]))
+			st = base.With(t.Style(synRoles[tk.kind]))
 		}
 		if n := len(spans); n > 0 && spans[n-1].Style == st {
 			spans[n-1].Text += tk.text
 			continue
 		}
-		spans = append(spans, Span{Text: tk.text, Style: st})
+		spans = append(spans, ansi.Span{Text: tk.text, Style: st})
 	}
 	return spans
 }
@@ -216,7 +225,7 @@ func (x *lexer) lastSignificant() hlToken {
 }
 
 // lexGeneric tokenizes the C family and its relatives.
-func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
+func lexGeneric(l *Language, line string, st HighlightState) ([]hlToken, HighlightState) {
 	x := &lexer{line: line}
 	i := 0
 	// Finish what the previous line left open.
@@ -247,12 +256,12 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 			x.emit(rest, synComment)
 			return x.toks, st
 		case l.blockComment[0] != "" && strings.HasPrefix(rest, l.blockComment[0]):
-			st = hlState{mode: modeComment, depth: 1}
+			st = HighlightState{mode: modeComment, depth: 1}
 			x.emit(l.blockComment[0], synComment)
 			i, st = l.blockCommentFrom(x, line, i+len(l.blockComment[0]), st)
 			continue
 		case l.triple && (strings.HasPrefix(rest, `"""`) || strings.HasPrefix(rest, "'''")):
-			st = hlState{mode: modeString, delim: rest[:3]}
+			st = HighlightState{mode: modeString, delim: rest[:3]}
 			x.emit(rest[:3], synString)
 			i, st = scanString(x, line, i+3, st)
 			continue
@@ -283,12 +292,12 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 				mode = modeRawString
 			}
 			start := len(x.toks)
-			st = hlState{mode: mode, delim: string(c)}
+			st = HighlightState{mode: mode, delim: string(c)}
 			x.emit(string(c), synString)
 			i, st = scanString(x, line, i+1, st)
 			if st.mode != modeNormal && strings.IndexByte(l.multiQuotes+l.rawQuotes, c) < 0 {
 				// A one-line string that does not end on its line.
-				st = hlState{}
+				st = HighlightState{}
 			}
 			if l.keyStrings && st.mode == modeNormal && strings.HasPrefix(strings.TrimLeft(line[i:], " "), ":") {
 				for k := start; k < len(x.toks); k++ {
@@ -342,7 +351,7 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 				if k < len(line) && line[k] == '"' {
 					hashes := line[j:k]
 					x.emit(line[i:k+1], synString)
-					st = hlState{mode: modeRawString, delim: `"` + hashes}
+					st = HighlightState{mode: modeRawString, delim: `"` + hashes}
 					i, st = scanString(x, line, k+1, st)
 					continue
 				}
@@ -376,7 +385,7 @@ func lexGeneric(l *language, line string, st hlState) ([]hlToken, hlState) {
 
 // classify decides the class of an identifier from the language's word
 // lists and its surroundings.
-func (l *language) classify(x *lexer, word, after string) synKind {
+func (l *Language) classify(x *lexer, word, after string) synKind {
 	if k, ok := l.words[word]; ok {
 		return k
 	}
@@ -401,7 +410,7 @@ func (l *language) classify(x *lexer, word, after string) synKind {
 	return synPlain
 }
 
-func (l *language) startsLineComment(s string) bool {
+func (l *Language) startsLineComment(s string) bool {
 	for _, p := range l.lineComments {
 		if strings.HasPrefix(s, p) {
 			return true
@@ -411,7 +420,7 @@ func (l *language) startsLineComment(s string) bool {
 }
 
 // blockCommentFrom scans a block comment from line[i] until it closes.
-func (l *language) blockCommentFrom(x *lexer, line string, i int, st hlState) (int, hlState) {
+func (l *Language) blockCommentFrom(x *lexer, line string, i int, st HighlightState) (int, HighlightState) {
 	open, close := l.blockComment[0], l.blockComment[1]
 	j := i
 	for j < len(line) {
@@ -421,7 +430,7 @@ func (l *language) blockCommentFrom(x *lexer, line string, i int, st hlState) (i
 			st.depth--
 			if st.depth <= 0 {
 				x.emit(line[i:j], synComment)
-				return j, hlState{}
+				return j, HighlightState{}
 			}
 			continue
 		case l.nested && strings.HasPrefix(line[j:], open):
@@ -437,7 +446,7 @@ func (l *language) blockCommentFrom(x *lexer, line string, i int, st hlState) (i
 
 // scanString scans string text from line[i] until st.delim closes it;
 // backslash escapes count unless the string is raw.
-func scanString(x *lexer, line string, i int, st hlState) (int, hlState) {
+func scanString(x *lexer, line string, i int, st HighlightState) (int, HighlightState) {
 	j := i
 	for j < len(line) {
 		if line[j] == '\\' && st.mode == modeString {
@@ -447,7 +456,7 @@ func scanString(x *lexer, line string, i int, st hlState) (int, hlState) {
 		if strings.HasPrefix(line[j:], st.delim) {
 			j += len(st.delim)
 			x.emit(line[i:j], synString)
-			return j, hlState{}
+			return j, HighlightState{}
 		}
 		j++
 	}

@@ -1,4 +1,4 @@
-package tui
+package highlight
 
 import (
 	"strings"
@@ -40,8 +40,8 @@ const (
 )
 
 // languages builds the tokenizer tables once.
-var languages = sync.OnceValue(func() map[string]*language {
-	m := map[string]*language{
+var languages = sync.OnceValue(func() map[string]*Language {
+	m := map[string]*Language{
 		"go": {
 			words: words(
 				synKeyword, "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var",
@@ -159,14 +159,14 @@ const (
 )
 
 // lexShell tokenizes POSIX shell and bash.
-func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
+func lexShell(l *Language, line string, st HighlightState) ([]hlToken, HighlightState) {
 	x := &lexer{line: line}
 	i := 0
 	switch st.mode {
 	case modeHeredoc:
 		if strings.TrimLeft(line, "\t ") == st.delim {
 			x.emit(line, synKeyword)
-			return x.toks, hlState{}
+			return x.toks, HighlightState{}
 		}
 		x.emit(line, synString)
 		return x.toks, st
@@ -191,13 +191,13 @@ func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
 			i = len(line)
 			continue
 		case c == '\'':
-			st = hlState{mode: modeRawString, delim: "'"}
+			st = HighlightState{mode: modeRawString, delim: "'"}
 			x.emit("'", synString)
 			i, st = scanString(x, line, i+1, st)
 			command = false
 			continue
 		case c == '"':
-			st = hlState{mode: modeString, delim: `"`}
+			st = HighlightState{mode: modeString, delim: `"`}
 			x.emit(`"`, synString)
 			i, st = scanString(x, line, i+1, st)
 			command = false
@@ -303,21 +303,21 @@ func lexShell(l *language, line string, st hlState) ([]hlToken, hlState) {
 		i = j
 	}
 	if heredoc != "" && st.mode == modeNormal {
-		st = hlState{mode: modeHeredoc, delim: heredoc}
+		st = HighlightState{mode: modeHeredoc, delim: heredoc}
 	}
 	return x.toks, st
 }
 
 // lexYAML tokenizes YAML.
-func lexYAML(_ *language, line string, st hlState) ([]hlToken, hlState) {
+func lexYAML(_ *Language, line string, st HighlightState) ([]hlToken, HighlightState) {
 	x := &lexer{line: line}
-	ind := indentAt(line, 0)
+	ind := leadingSpaces(line)
 	if st.mode == modeBlockScalar {
-		if isBlank(line) || ind > st.indent {
+		if leadingSpaces(line) == len(line) || ind > st.indent {
 			x.emit(line, synString)
 			return x.toks, st
 		}
-		st = hlState{}
+		st = HighlightState{}
 	}
 	if st.mode == modeString || st.mode == modeRawString {
 		var i int
@@ -337,7 +337,7 @@ func lexYAML(_ *language, line string, st hlState) ([]hlToken, hlState) {
 	for strings.HasPrefix(rest, "- ") || rest == "-" {
 		x.emit("-", synPunct)
 		rest = rest[1:]
-		n := indentAt(rest, 0)
+		n := leadingSpaces(rest)
 		x.emit(rest[:n], synPlain)
 		rest = rest[n:]
 	}
@@ -381,9 +381,9 @@ func yamlKeyEnd(s string) int {
 }
 
 // yamlValue colours the value part of a YAML line.
-func yamlValue(x *lexer, s string, ind int, st hlState) ([]hlToken, hlState) {
+func yamlValue(x *lexer, s string, ind int, st HighlightState) ([]hlToken, HighlightState) {
 	for len(s) > 0 {
-		n := indentAt(s, 0)
+		n := leadingSpaces(s)
 		x.emit(s[:n], synPlain)
 		s = s[n:]
 		if s == "" {
@@ -398,7 +398,7 @@ func yamlValue(x *lexer, s string, ind int, st hlState) ([]hlToken, hlState) {
 			if c == '\'' {
 				mode = modeRawString
 			}
-			st = hlState{mode: mode, delim: string(c)}
+			st = HighlightState{mode: mode, delim: string(c)}
 			x.emit(s[:1], synString)
 			var i int
 			i, st = scanString(x, s, 1, st)
@@ -407,7 +407,7 @@ func yamlValue(x *lexer, s string, ind int, st hlState) ([]hlToken, hlState) {
 		case c == '|' || c == '>':
 			if t := strings.TrimRight(s, " "); len(t) <= 3 && strings.Trim(t[1:], "+-0123456789") == "" {
 				x.emit(s, synOperator)
-				return x.toks, hlState{mode: modeBlockScalar, indent: ind}
+				return x.toks, HighlightState{mode: modeBlockScalar, indent: ind}
 			}
 		case c == '&' || c == '*':
 			j := strings.IndexAny(s, " ,]}")
@@ -455,7 +455,7 @@ func yamlValue(x *lexer, s string, ind int, st hlState) ([]hlToken, hlState) {
 }
 
 // lexDiff colours unified diff lines.
-func lexDiff(_ *language, line string, st hlState) ([]hlToken, hlState) {
+func lexDiff(_ *Language, line string, st HighlightState) ([]hlToken, HighlightState) {
 	k := synPlain
 	switch {
 	case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "diff "),
@@ -488,3 +488,6 @@ func isAllDigits(s string) bool {
 	}
 	return true
 }
+
+// leadingSpaces counts the spaces at the start of s.
+func leadingSpaces(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }

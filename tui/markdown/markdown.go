@@ -1,28 +1,29 @@
-package tui
+package markdown
 
 import (
 	"errors"
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"unicode/utf8"
 )
 
-// MarkdownOptions say how markdown is rendered.
-type MarkdownOptions struct {
+// Options say how markdown is rendered.
+type Options struct {
 	// Width is the number of cells per line (at least 1 is used).
 	Width int
 	// Theme colours the output; nil means the built-in dark theme.
-	Theme *Theme
+	Theme *ansi.Theme
 	// Profile is the terminal's colour capability.
-	Profile Profile
+	Profile ansi.Profile
 	// Hyperlinks makes links OSC 8 hyperlinks showing only their text;
 	// without it a link shows its text followed by the URL.
 	Hyperlinks bool
 	// Role is the colour role of plain text: RoleAssistantText for
 	// answers, RoleThinking for reasoning. The zero value is RoleText.
-	Role Role
+	Role ansi.Role
 }
 
-// Markdown renders markdown that arrives in pieces, as a model streams
+// Stream renders markdown that arrives in pieces, as a model streams
 // its answer, into lines of at most Width cells with escape sequences for
 // the profile.
 //
@@ -39,9 +40,9 @@ type MarkdownOptions struct {
 // RenderMarkdown gives for the whole text. Changing options starts the
 // rendering over (Stable falls to 0 and grows again).
 //
-// A Markdown is not safe for concurrent use.
-type Markdown struct {
-	opts MarkdownOptions
+// A Stream is not safe for concurrent use.
+type Stream struct {
+	opts Options
 	src  strings.Builder
 	done bool
 
@@ -60,16 +61,16 @@ type Markdown struct {
 	r      mdRenderer
 }
 
-// NewMarkdown returns an empty renderer.
-func NewMarkdown(o MarkdownOptions) *Markdown {
-	m := &Markdown{}
+// NewStream returns an empty renderer.
+func NewStream(o Options) *Stream {
+	m := &Stream{}
 	m.SetOptions(o)
 	return m
 }
 
-// RenderMarkdown renders a complete markdown text.
-func RenderMarkdown(text string, o MarkdownOptions) []string {
-	m := NewMarkdown(o)
+// Render renders a complete markdown text.
+func Render(text string, o Options) []string {
+	m := NewStream(o)
 	m.WriteString(text)
 	m.Finish()
 	return m.Lines()
@@ -79,12 +80,12 @@ func RenderMarkdown(text string, o MarkdownOptions) []string {
 var errFinished = errors.New("markdown: write after Finish; call Reset or Set to start a new text")
 
 // Write appends streamed text. It fails only after Finish.
-func (m *Markdown) Write(p []byte) (int, error) {
+func (m *Stream) Write(p []byte) (int, error) {
 	return m.WriteString(string(p))
 }
 
 // WriteString appends streamed text. It fails only after Finish.
-func (m *Markdown) WriteString(s string) (int, error) {
+func (m *Stream) WriteString(s string) (int, error) {
 	if m.done {
 		return 0, errFinished
 	}
@@ -98,7 +99,7 @@ func (m *Markdown) WriteString(s string) (int, error) {
 
 // Set replaces the text. When text continues the current text this is a
 // write of the difference; otherwise rendering starts over.
-func (m *Markdown) Set(text string) {
+func (m *Stream) Set(text string) {
 	cur := m.src.String()
 	if !m.done && strings.HasPrefix(text, cur) {
 		m.WriteString(text[len(cur):])
@@ -113,7 +114,7 @@ func (m *Markdown) Set(text string) {
 
 // Finish marks the end of the text: the last block closes, unclosed
 // markers show as typed, and every line becomes stable.
-func (m *Markdown) Finish() {
+func (m *Stream) Finish() {
 	if m.done {
 		return
 	}
@@ -122,7 +123,7 @@ func (m *Markdown) Finish() {
 }
 
 // Reset empties the renderer, keeping its options.
-func (m *Markdown) Reset() {
+func (m *Stream) Reset() {
 	m.src.Reset()
 	m.done = false
 	m.restart()
@@ -130,9 +131,9 @@ func (m *Markdown) Reset() {
 
 // SetOptions changes width, theme, profile or links and renders the text
 // again from the start.
-func (m *Markdown) SetOptions(o MarkdownOptions) {
+func (m *Stream) SetOptions(o Options) {
 	if o.Theme == nil {
-		o.Theme = DarkTheme()
+		o.Theme = ansi.DarkTheme()
 	}
 	o.Width = max(o.Width, 1)
 	m.opts = o
@@ -143,20 +144,20 @@ func (m *Markdown) SetOptions(o MarkdownOptions) {
 }
 
 // Options returns the current options.
-func (m *Markdown) Options() MarkdownOptions { return m.opts }
+func (m *Stream) Options() Options { return m.opts }
 
 // Text returns the text written so far.
-func (m *Markdown) Text() string { return m.src.String() }
+func (m *Stream) Text() string { return m.src.String() }
 
 // Done reports whether Finish was called.
-func (m *Markdown) Done() bool { return m.done }
+func (m *Stream) Done() bool { return m.done }
 
 // Lines returns the rendered lines. The slice is owned by m and valid
 // until the next call that changes m; the caller must not modify it.
-func (m *Markdown) Lines() []string { return m.lines }
+func (m *Stream) Lines() []string { return m.lines }
 
 // Stable returns how many leading lines of Lines are final.
-func (m *Markdown) Stable() int { return m.stable }
+func (m *Stream) Stable() int { return m.stable }
 
 // Boundary reports whether the Stable lines end where a top-level block
 // begins, and at which byte offset of Text that block starts. When ok, a
@@ -164,21 +165,21 @@ func (m *Markdown) Stable() int { return m.stable }
 // stable ones, except for the blank line that separates blocks. The chat
 // view uses it to switch a streamed answer to a new width without
 // touching the lines already in scrollback.
-func (m *Markdown) Boundary() (offset int, ok bool) {
+func (m *Stream) Boundary() (offset int, ok bool) {
 	return m.openStart, m.openLines == 0 && m.resume == nil
 }
 
 // restart drops all rendering state.
-func (m *Markdown) restart() {
+func (m *Stream) restart() {
 	m.lines = m.lines[:0]
 	m.stable, m.blocks, m.openStart, m.openLines = 0, 0, 0, 0
 	m.resume = nil
-	m.r = mdRenderer{theme: m.opts.Theme, hyperlinks: m.opts.Hyperlinks && m.opts.Profile != ProfileNone}
+	m.r = mdRenderer{theme: m.opts.Theme, hyperlinks: m.opts.Hyperlinks && m.opts.Profile != ansi.ProfileNone}
 }
 
 // update parses the text from the first uncommitted block on, commits the
 // blocks that became final and re-renders the rest.
-func (m *Markdown) update() {
+func (m *Stream) update() {
 	s := m.src.String()
 	end := len(s)
 	if !m.done {
@@ -246,7 +247,7 @@ func (m *Markdown) update() {
 // blockLines are a top-level block's lines, after a blank separator line
 // when sep is set.
 type blockLines struct {
-	lines [][]Span
+	lines [][]ansi.Span
 	sep   bool
 }
 
@@ -257,7 +258,7 @@ func (b blockLines) len() int {
 	return len(b.lines)
 }
 
-func (b blockLines) line(k int) []Span {
+func (b blockLines) line(k int) []ansi.Span {
 	if b.sep {
 		if k == 0 {
 			return nil
@@ -268,7 +269,7 @@ func (b blockLines) line(k int) []Span {
 }
 
 // commit appends lines [from, to) of b as final lines.
-func (m *Markdown) commit(b blockLines, from, to int) {
+func (m *Stream) commit(b blockLines, from, to int) {
 	for k := from; k < to; k++ {
 		m.lines = append(m.lines, m.format(b.line(k)))
 	}
@@ -276,14 +277,14 @@ func (m *Markdown) commit(b blockLines, from, to int) {
 }
 
 // format turns a line of spans into text for the terminal.
-func (m *Markdown) format(l []Span) string {
-	return clampLine(RenderSpans(l, m.opts.Profile, m.r.hyperlinks), m.opts.Width)
+func (m *Stream) format(l []ansi.Span) string {
+	return ansi.ClampLine(ansi.RenderSpans(l, m.opts.Profile, m.r.hyperlinks), m.opts.Width)
 }
 
 // resumeFence arranges for the next parse to start inside b, a top-level
 // code fence still streaming, after its complete lines (which the code
 // cache holds).
-func (m *Markdown) resumeFence(b *mdBlock) {
+func (m *Stream) resumeFence(b *mdBlock) {
 	if b.kind != mdFence || b.depth != 1 || !b.open || !b.headComplete || b.complete == 0 {
 		return
 	}

@@ -1,6 +1,7 @@
-package tui
+package markdown
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"html"
 	"strings"
 	"unicode"
@@ -60,8 +61,8 @@ type inlineParser struct {
 
 // inlineOptions control how inline text becomes spans.
 type inlineOptions struct {
-	theme      *Theme
-	base       Style
+	theme      *ansi.Theme
+	base       ansi.Style
 	hyperlinks bool
 	// optimistic is for the last block of a stream that has not ended:
 	// unclosed emphasis, code spans and link destinations are shown as if
@@ -72,7 +73,7 @@ type inlineOptions struct {
 
 // renderInline parses markdown inline text into styled spans. Newlines in
 // the result are hard line breaks.
-func renderInline(text string, o inlineOptions) []Span {
+func renderInline(text string, o inlineOptions) []ansi.Span {
 	p := &inlineParser{src: text, optimistic: o.optimistic}
 	p.parse()
 	return p.spans(o)
@@ -327,14 +328,14 @@ func (p *inlineParser) processEmphasis(bottom int) {
 }
 
 // spans renders the tokens.
-func (p *inlineParser) spans(o inlineOptions) []Span {
-	var out []Span
+func (p *inlineParser) spans(o inlineOptions) []ansi.Span {
+	var out []ansi.Span
 	var em [3]int
 	code := false
 	inLink := false
 	link := ""
 	var linkText strings.Builder
-	style := func() Style {
+	style := func() ansi.Style {
 		s := o.base
 		if em[emBold] > 0 {
 			s.Bold = true
@@ -346,11 +347,11 @@ func (p *inlineParser) spans(o inlineOptions) []Span {
 			s.Strike = true
 		}
 		if inLink {
-			s = s.with(o.theme.Style(RoleMDLink))
+			s = s.With(o.theme.Style(ansi.RoleMDLink))
 		}
 		if code {
-			s.FG = o.theme.Color(RoleMDCode)
-			s.BG = o.theme.Color(RoleMDCodeBG)
+			s.FG = o.theme.Color(ansi.RoleMDCode)
+			s.BG = o.theme.Color(ansi.RoleMDCodeBG)
 		}
 		return s
 	}
@@ -358,11 +359,11 @@ func (p *inlineParser) spans(o inlineOptions) []Span {
 		if text == "" {
 			return
 		}
-		text = cleanText(text)
+		text = ansi.Printable(text)
 		if inLink {
 			linkText.WriteString(text)
 		}
-		sp := Span{Text: text, Style: style()}
+		sp := ansi.Span{Text: text, Style: style()}
 		if o.hyperlinks {
 			sp.Link = link
 		}
@@ -402,7 +403,7 @@ func (p *inlineParser) spans(o inlineOptions) []Span {
 			text := linkText.String()
 			inLink, link = false, ""
 			if !o.hyperlinks && !t.auto && t.url != "" && text != t.url && "mailto:"+text != t.url {
-				sp := Span{Text: " (" + cleanText(t.url) + ")", Style: o.base.with(o.theme.Style(RoleMuted))}
+				sp := ansi.Span{Text: " (" + ansi.Printable(t.url) + ")", Style: o.base.With(o.theme.Style(ansi.RoleMuted))}
 				out = append(out, sp)
 			}
 		case itHardBreak:

@@ -1,8 +1,9 @@
-package tui
+package ansi
 
 import (
 	"errors"
 	"flag"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"os"
 	"path/filepath"
 	"slices"
@@ -174,11 +175,11 @@ func TestThemeFiles(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a := readArchive(t, path)
+			a := txtar.Read(t, path)
 			dir := t.TempDir()
-			for _, n := range a.names {
-				if strings.HasSuffix(n, ".json") {
-					if err := os.WriteFile(filepath.Join(dir, n), []byte(a.files[n]), 0o644); err != nil {
+			for _, f := range a.Files {
+				if strings.HasSuffix(f.Name, ".json") {
+					if err := os.WriteFile(filepath.Join(dir, f.Name), []byte(f.Data), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -220,14 +221,14 @@ func TestThemeFiles(t *testing.T) {
 			}
 			got := b.String()
 			if *update {
-				a.set("result", got)
-				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+				a.Set("result", got)
+				if err := os.WriteFile(path, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if got != a.files["result"] {
-				t.Errorf("LoadDir(%s):\n--- got\n%s--- want\n%s", path, got, a.files["result"])
+			if got != a.Data("result") {
+				t.Errorf("LoadDir(%s):\n--- got\n%s--- want\n%s", path, got, a.Data("result"))
 			}
 		})
 	}

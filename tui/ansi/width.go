@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"iter"
@@ -67,7 +67,7 @@ func StringWidth(s string) int {
 			}
 		}
 		if c == 0x1b {
-			if n := escapeLen(s[i:]); n > 0 {
+			if n := EscapeLen(s[i:]); n > 0 {
 				i += n
 				continue
 			}
@@ -96,12 +96,12 @@ func Truncate(s string, w int, tail string) string {
 		tw = StringWidth(tail)
 	}
 	var b strings.Builder
-	var st ansiState
+	var st EscapeState
 	cur := 0
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b {
-			if n := escapeLen(s[i:]); n > 0 {
-				st.apply(s[i : i+n])
+			if n := EscapeLen(s[i:]); n > 0 {
+				st.Apply(s[i : i+n])
 				b.WriteString(s[i : i+n])
 				i += n
 				continue
@@ -116,7 +116,7 @@ func Truncate(s string, w int, tail string) string {
 		i += n
 	}
 	b.WriteString(tail)
-	b.WriteString(st.close())
+	b.WriteString(st.Close())
 	return b.String()
 }
 

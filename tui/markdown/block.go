@@ -1,6 +1,7 @@
-package tui
+package markdown
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 )
 
@@ -132,7 +133,7 @@ func parseBlocks(src string, base int, done bool, resume *mdBlock) *mdBlock {
 		}
 		line = strings.TrimSuffix(line, "\r")
 		p.lineEnd = base + next
-		p.line(tabsToSpaces(line), base+off)
+		p.line(ansi.ExpandTabs(line), base+off)
 		off = next
 	}
 	p.partial = false

@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"strings"
@@ -141,7 +141,7 @@ func safeAfterSanitize(s string) string {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == 0x1b {
-			n := max(escapeLen(s[i:]), 1)
+			n := max(EscapeLen(s[i:]), 1)
 			if !keepEscape(s[i : i+n]) {
 				return "escape " + strings.ReplaceAll(s[i:i+n], "\x1b", "ESC")
 			}
@@ -224,7 +224,7 @@ func TestWrap(t *testing.T) {
 func stripForCompare(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := EscapeLen(s[i:]); n > 0 {
 			i += n
 			continue
 		}

@@ -1,6 +1,8 @@
-package tui
+package markdown
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/highlight"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,13 +15,13 @@ import (
 
 // mdRenderer renders blocks for one width, theme and set of options.
 type mdRenderer struct {
-	theme      *Theme
+	theme      *ansi.Theme
 	hyperlinks bool
 	// done is set when the text is complete; otherwise tip is the leaf that
 	// holds the end of the text and renders optimistically.
 	done bool
 	tip  *mdBlock
-	memo map[memoKey][][]Span
+	memo map[memoKey][][]ansi.Span
 	code codeCache
 	// table keeps the last rendering of the table being streamed: its
 	// lines change only when a row completes.
@@ -27,7 +29,7 @@ type mdRenderer struct {
 		key   memoKey
 		rows  int
 		width int
-		lines [][]Span
+		lines [][]ansi.Span
 	}
 }
 
@@ -43,21 +45,21 @@ type memoKey struct {
 type codeCache struct {
 	key   memoKey
 	width int
-	lines [][]Span // rendered lines of the first n code lines
+	lines [][]ansi.Span // rendered lines of the first n code lines
 	n     int
-	state hlState
+	state highlight.HighlightState
 	valid bool
 }
 
 // renderCtx is what a block inherits from its containers.
 type renderCtx struct {
 	listDepth int
-	base      Style
+	base      ansi.Style
 }
 
 // block renders b to lines of at most width cells. stable counts the
 // leading lines that can never change as the text grows.
-func (r *mdRenderer) block(b *mdBlock, width int, c renderCtx) (lines [][]Span, stable int) {
+func (r *mdRenderer) block(b *mdBlock, width int, c renderCtx) (lines [][]ansi.Span, stable int) {
 	width = max(width, 1)
 	key := memoKey{b.start, b.kind, b.depth}
 	if b.final && b.depth > 1 {
@@ -71,7 +73,7 @@ func (r *mdRenderer) block(b *mdBlock, width int, c renderCtx) (lines [][]Span, 
 	case mdHeading:
 		lines = r.heading(b, width, c)
 	case mdRule:
-		lines = [][]Span{{{Text: strings.Repeat("─", width), Style: r.theme.Style(RoleMDRule)}}}
+		lines = [][]ansi.Span{{{Text: strings.Repeat("─", width), Style: r.theme.Style(ansi.RoleMDRule)}}}
 	case mdFence, mdIndented:
 		lines, stable = r.codeBlock(b, width)
 	case mdTable:
@@ -87,7 +89,7 @@ func (r *mdRenderer) block(b *mdBlock, width int, c renderCtx) (lines [][]Span, 
 		stable = len(lines)
 		if b.depth > 1 {
 			if r.memo == nil {
-				r.memo = make(map[memoKey][][]Span)
+				r.memo = make(map[memoKey][][]ansi.Span)
 			}
 			r.memo[key] = lines
 		}
@@ -97,7 +99,7 @@ func (r *mdRenderer) block(b *mdBlock, width int, c renderCtx) (lines [][]Span, 
 
 // children renders the child blocks of a container. Between siblings goes
 // a blank line: always when sep is true, else where the source had one.
-func (r *mdRenderer) children(b *mdBlock, width int, c renderCtx, sep bool) (lines [][]Span, stable int) {
+func (r *mdRenderer) children(b *mdBlock, width int, c renderCtx, sep bool) (lines [][]ansi.Span, stable int) {
 	counting := true
 	for i, ch := range b.children {
 		cl, cs := r.block(ch, width, c)
@@ -120,7 +122,7 @@ func (r *mdRenderer) children(b *mdBlock, width int, c renderCtx, sep bool) (lin
 }
 
 // inline renders leaf text with the tip rendering optimistically.
-func (r *mdRenderer) inline(b *mdBlock, text string, base Style) []Span {
+func (r *mdRenderer) inline(b *mdBlock, text string, base ansi.Style) []ansi.Span {
 	return renderInline(text, inlineOptions{
 		theme:      r.theme,
 		base:       base,
@@ -129,45 +131,45 @@ func (r *mdRenderer) inline(b *mdBlock, text string, base Style) []Span {
 	})
 }
 
-func (r *mdRenderer) paragraph(b *mdBlock, width int, c renderCtx) [][]Span {
+func (r *mdRenderer) paragraph(b *mdBlock, width int, c renderCtx) [][]ansi.Span {
 	text := strings.TrimRight(strings.Join(b.lines, "\n"), " ")
-	return wrapSpans(r.inline(b, text, c.base), width)
+	return ansi.WrapSpans(r.inline(b, text, c.base), width)
 }
 
-func (r *mdRenderer) heading(b *mdBlock, width int, c renderCtx) [][]Span {
-	st := c.base.with(r.theme.Style(RoleMDHeading))
+func (r *mdRenderer) heading(b *mdBlock, width int, c renderCtx) [][]ansi.Span {
+	st := c.base.With(r.theme.Style(ansi.RoleMDHeading))
 	if b.level == 1 {
 		st.Underline = true
 	}
 	spans := r.inline(b, b.lines[0], st)
 	if b.level >= 3 {
-		prefix := Span{Text: strings.Repeat("#", b.level) + " ", Style: c.base.with(r.theme.Style(RoleMuted))}
-		spans = append([]Span{prefix}, spans...)
+		prefix := ansi.Span{Text: strings.Repeat("#", b.level) + " ", Style: c.base.With(r.theme.Style(ansi.RoleMuted))}
+		spans = append([]ansi.Span{prefix}, spans...)
 	}
-	return wrapSpans(spans, width)
+	return ansi.WrapSpans(spans, width)
 }
 
 // codeBlock renders a fenced or indented code block: a rule with the
 // language, the highlighted lines (broken at the width, never reflowed, so
 // copied code keeps its shape), and a closing rule once the fence closes.
 // Lines from complete input are stable while the block streams.
-func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable int) {
-	border := r.theme.Style(RoleBorder)
+func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]ansi.Span, stable int) {
+	border := r.theme.Style(ansi.RoleBorder)
 	lang := ""
 	if b.kind == mdFence {
 		if f := strings.Fields(b.info); len(f) > 0 {
 			lang = strings.TrimPrefix(strings.Trim(f[0], "{}"), ".")
 		}
 	}
-	lex := lookupLanguage(lang)
-	base := r.theme.Style(RoleMDCodeBlock)
+	lex := highlight.LookupLanguage(lang)
+	base := r.theme.Style(ansi.RoleMDCodeBlock)
 	if lex != nil {
-		base = r.theme.Style(RoleText)
+		base = r.theme.Style(ansi.RoleText)
 	}
 	head := strings.Repeat("─", width)
 	if lang != "" {
-		label := "── " + cleanText(lang) + " "
-		if lw := textWidth(label); lw <= width {
+		label := "── " + ansi.Printable(lang) + " "
+		if lw := ansi.TextWidth(label); lw <= width {
 			head = label + strings.Repeat("─", width-lw)
 		} else {
 			head = label
@@ -182,21 +184,19 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 		cc.lines = append(cc.lines, nil)
 	}
 	// The info string may still be arriving.
-	cc.lines[0] = []Span{{Text: head, Style: border}}
+	cc.lines[0] = []ansi.Span{{Text: head, Style: border}}
 	if len(head) > 3*width {
-		cc.lines[0] = truncateSpans(cc.lines[0], width)
+		cc.lines[0] = ansi.TruncateSpans(cc.lines[0], width)
 	}
-	render := func(line string, st hlState) ([][]Span, hlState) {
-		line = cleanText(line)
-		var spans []Span
+	render := func(line string, st highlight.HighlightState) ([][]ansi.Span, highlight.HighlightState) {
+		line = ansi.Printable(line)
+		var spans []ansi.Span
 		if lex != nil {
-			var toks []hlToken
-			toks, st = lex.tokens(line, st)
-			spans = tokenSpans(toks, r.theme, base)
+			spans, st = lex.Line(line, st, r.theme, base)
 		} else if line != "" {
-			spans = []Span{{Text: line, Style: base}}
+			spans = []ansi.Span{{Text: line, Style: base}}
 		}
-		return hardWrap(spans, width), st
+		return ansi.HardWrap(spans, width), st
 	}
 	// Line numbers here count from the top of the whole block; b.lines
 	// may start further down (lineBase) when the fence was resumed.
@@ -230,12 +230,12 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 	}
 	st := cc.state
 	for _, line := range b.lines[cc.n-b.lineBase:] {
-		var l [][]Span
+		var l [][]ansi.Span
 		l, st = render(line, st)
 		lines = append(lines, l...)
 	}
 	if !b.open {
-		lines = append(lines, []Span{{Text: strings.Repeat("─", width), Style: border}})
+		lines = append(lines, []ansi.Span{{Text: strings.Repeat("─", width), Style: border}})
 	}
 	if b.final {
 		cc.valid = false
@@ -243,35 +243,23 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]Span, stable in
 	return lines, stable
 }
 
-// hardWrap breaks spans into lines of width cells exactly, keeping every
-// space: code is cut, not reflowed.
-func hardWrap(spans []Span, width int) [][]Span {
-	if len(spans) == 0 {
-		return [][]Span{nil}
-	}
-	if spansWidth(spans) <= width {
-		return [][]Span{spans}
-	}
-	return breakWord(spans, width)
-}
-
 // quote renders a block quote with a bar before each line.
-func (r *mdRenderer) quote(b *mdBlock, width int, c renderCtx) (lines [][]Span, stable int) {
+func (r *mdRenderer) quote(b *mdBlock, width int, c renderCtx) (lines [][]ansi.Span, stable int) {
 	inner := c
-	inner.base = c.base.with(r.theme.Style(RoleMDQuote))
+	inner.base = c.base.With(r.theme.Style(ansi.RoleMDQuote))
 	inner.base.Italic = true
 	body, stable := r.children(b, width-2, inner, true)
-	bar := Span{Text: "│ ", Style: r.theme.Style(RoleMDQuote)}
+	bar := ansi.Span{Text: "│ ", Style: r.theme.Style(ansi.RoleMDQuote)}
 	if len(body) == 0 {
-		body = [][]Span{nil}
+		body = [][]ansi.Span{nil}
 	}
-	lines = make([][]Span, len(body))
+	lines = make([][]ansi.Span, len(body))
 	for i, l := range body {
 		if len(l) == 0 {
-			lines[i] = []Span{{Text: "│", Style: bar.Style}}
+			lines[i] = []ansi.Span{{Text: "│", Style: bar.Style}}
 			continue
 		}
-		lines[i] = append([]Span{bar}, l...)
+		lines[i] = append([]ansi.Span{bar}, l...)
 	}
 	return lines, stable
 }
@@ -280,9 +268,9 @@ func (r *mdRenderer) quote(b *mdBlock, width int, c renderCtx) (lines [][]Span, 
 var bullets = []string{"•", "◦", "▪", "▫"}
 
 // list renders the items of a list with hanging indentation.
-func (r *mdRenderer) list(b *mdBlock, width int, c renderCtx) (lines [][]Span, stable int) {
+func (r *mdRenderer) list(b *mdBlock, width int, c renderCtx) (lines [][]ansi.Span, stable int) {
 	counting := true
-	bulletStyle := r.theme.Style(RoleMDListBullet)
+	bulletStyle := r.theme.Style(ansi.RoleMDListBullet)
 	for i, item := range b.children {
 		var marker string
 		if item.ordered {
@@ -290,47 +278,47 @@ func (r *mdRenderer) list(b *mdBlock, width int, c renderCtx) (lines [][]Span, s
 		} else {
 			marker = bullets[c.listDepth%len(bullets)]
 		}
-		markerSpans := []Span{{Text: marker, Style: bulletStyle}}
+		markerSpans := []ansi.Span{{Text: marker, Style: bulletStyle}}
 		// A task list item: "[ ] " or "[x] " opening the first paragraph
 		// shows a box in place of the bullet.
 		if check, ok := taskBox(item); ok {
-			box := Span{Text: "☐", Style: r.theme.Style(RoleMuted)}
+			box := ansi.Span{Text: "☐", Style: r.theme.Style(ansi.RoleMuted)}
 			if check {
-				box = Span{Text: "☑", Style: r.theme.Style(RoleSuccess)}
+				box = ansi.Span{Text: "☑", Style: r.theme.Style(ansi.RoleSuccess)}
 			}
 			if item.ordered {
-				markerSpans = append(markerSpans, Span{Text: " "}, box)
+				markerSpans = append(markerSpans, ansi.Span{Text: " "}, box)
 			} else {
-				markerSpans = []Span{box}
+				markerSpans = []ansi.Span{box}
 			}
 		}
-		mw := spansWidth(markerSpans) + 1
+		mw := ansi.SpansWidth(markerSpans) + 1
 		inner := c
 		inner.listDepth++
 		body, bs := r.block(item, width-mw, inner)
 		if len(body) == 0 {
-			body = [][]Span{nil}
+			body = [][]ansi.Span{nil}
 			if item.final {
 				bs = 1
 			}
 		}
-		var itemLines [][]Span
+		var itemLines [][]ansi.Span
 		if i > 0 && item.blankBefore {
 			itemLines = append(itemLines, nil)
 			if bs > 0 {
 				bs++
 			}
 		}
-		pad := Span{Text: strings.Repeat(" ", mw)}
+		pad := ansi.Span{Text: strings.Repeat(" ", mw)}
 		for j, l := range body {
-			var prefix []Span
+			var prefix []ansi.Span
 			switch {
 			case j == 0 && len(l) == 0:
 				prefix = markerSpans
 			case j == 0:
-				prefix = append(append(prefix, markerSpans...), Span{Text: " "})
+				prefix = append(append(prefix, markerSpans...), ansi.Span{Text: " "})
 			case len(l) > 0:
-				prefix = []Span{pad}
+				prefix = []ansi.Span{pad}
 			}
 			itemLines = append(itemLines, append(slices.Clip(prefix), l...))
 		}

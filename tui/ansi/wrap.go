@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"strings"
@@ -76,7 +76,7 @@ const (
 type wrapper struct {
 	width int
 	out   []string
-	st    ansiState
+	st    EscapeState
 	items []wrapItem
 }
 
@@ -93,7 +93,7 @@ func (w *wrapper) tokenize(line string) {
 			continue
 		}
 		if c == 0x1b {
-			if n := escapeLen(line[i:]); n > 0 {
+			if n := EscapeLen(line[i:]); n > 0 {
 				w.items = append(w.items, wrapItem{int32(i), int32(i + n), 0, itemEscape})
 				i += n
 				continue
@@ -208,29 +208,29 @@ func (w *wrapper) emit(line string, a, b int) {
 		w.out = append(w.out, "")
 		return
 	}
-	prefix := w.st.open()
+	prefix := w.st.Open()
 	w.applyRange(line, a, b)
 	body := line[w.items[a].start:w.items[b-1].end]
-	w.out = append(w.out, prefix+body+w.st.close())
+	w.out = append(w.out, prefix+body+w.st.Close())
 }
 
 // emitReplaced emits the escapes of [a, b) followed by "…" in place of the
 // too-wide cluster b.
 func (w *wrapper) emitReplaced(line string, a, b int) {
-	prefix := w.st.open()
+	prefix := w.st.Open()
 	var body strings.Builder
 	for _, x := range w.items[a:b] {
 		body.WriteString(line[x.start:x.end])
 	}
 	w.applyRange(line, a, b)
-	w.out = append(w.out, prefix+body.String()+"…"+w.st.close())
+	w.out = append(w.out, prefix+body.String()+"…"+w.st.Close())
 }
 
 // applyRange applies the escape sequences of items [a, b) to the state.
 func (w *wrapper) applyRange(line string, a, b int) {
 	for _, x := range w.items[a:b] {
 		if x.kind == itemEscape {
-			w.st.apply(line[x.start:x.end])
+			w.st.Apply(line[x.start:x.end])
 		}
 	}
 }
@@ -242,7 +242,7 @@ func (w *wrapper) skipSpaces(line string, i int) int {
 		x := w.items[i]
 		switch x.kind {
 		case itemEscape:
-			w.st.apply(line[x.start:x.end])
+			w.st.Apply(line[x.start:x.end])
 		case itemSpace:
 		default:
 			return i

@@ -1,4 +1,4 @@
-package tui
+package ansi
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ func SanitizeTabs(s string, tabWidth int) string {
 	if tabWidth < 1 {
 		tabWidth = 1
 	}
-	if clean(s) {
+	if IsSanitized(s) {
 		return s
 	}
 	var b strings.Builder
@@ -55,7 +55,7 @@ func SanitizeTabs(s string, tabWidth int) string {
 			i++
 			continue
 		case c == 0x1b:
-			n := max(escapeLen(s[i:]), 1)
+			n := max(EscapeLen(s[i:]), 1)
 			seq := s[i : i+n]
 			if keepEscape(seq) {
 				b.WriteString(seq)
@@ -96,8 +96,8 @@ func SanitizeTabs(s string, tabWidth int) string {
 	return b.String()
 }
 
-// clean reports whether s contains nothing SanitizeTabs would change.
-func clean(s string) bool {
+// IsSanitized reports whether s contains nothing SanitizeTabs would change.
+func IsSanitized(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' {

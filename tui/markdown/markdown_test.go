@@ -1,154 +1,22 @@
-package tui
+package markdown
 
 import (
-	"fmt"
+	"flag"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/internal/styletest"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// archive is a txtar-style test file: a comment, then "-- name --"
-// sections.
-type archive struct {
-	comment string
-	names   []string
-	files   map[string]string
-}
-
-func readArchive(t testing.TB, path string) *archive {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &archive{files: make(map[string]string)}
-	name := ""
-	var cur strings.Builder
-	flush := func() {
-		if name == "" {
-			a.comment = cur.String()
-		} else {
-			a.names = append(a.names, name)
-			a.files[name] = cur.String()
-		}
-		cur.Reset()
-	}
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		trim := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trim, "-- ") && strings.HasSuffix(trim, " --") && len(trim) > 6 {
-			flush()
-			name = trim[3 : len(trim)-3]
-			continue
-		}
-		cur.WriteString(line)
-	}
-	flush()
-	return a
-}
-
-func (a *archive) set(name, content string) {
-	if _, ok := a.files[name]; !ok {
-		a.names = append(a.names, name)
-	}
-	a.files[name] = content
-}
-
-func (a *archive) format() string {
-	var b strings.Builder
-	b.WriteString(a.comment)
-	for _, n := range a.names {
-		fmt.Fprintf(&b, "-- %s --\n", n)
-		b.WriteString(a.files[n])
-	}
-	return b.String()
-}
+// update rewrites the golden files under testdata.
+var update = flag.Bool("update", false, "rewrite golden files")
 
 // setting reads "key: value" from the archive comment.
-func (a *archive) setting(key string, def int) int {
-	for _, line := range strings.Split(a.comment, "\n") {
-		if v, ok := strings.CutPrefix(line, key+": "); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err == nil {
-				return n
-			}
-		}
-	}
-	return def
-}
-
-// testTheme gives every role its own xterm-256 colour so that styled
-// output can be read back as role names.
-func testTheme() *Theme {
-	t := &Theme{Name: "test", Dark: true, Spinner: Spinner{Frames: []string{"-", "\\", "|", "/"}}}
-	for r := range roleCount {
-		t.colors[r] = Color{Kind: Color256, Value: uint32(16 + int(r))}
-	}
-	return t
-}
-
-// annotate rewrites the escape sequences of a line rendered with
-// testTheme under ProfileANSI256 as readable markers: «bold fg=md_heading»
-// for a style, «» for the reset, «link https://...» and «/link».
-func annotate(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != 0x1b {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		n := escapeLen(s[i:])
-		seq := s[i : i+n]
-		i += n
-		switch {
-		case strings.HasPrefix(seq, "\x1b]8;;"):
-			url := strings.TrimSuffix(strings.TrimPrefix(seq, "\x1b]8;;"), "\x1b\\")
-			if url == "" {
-				b.WriteString("«/link»")
-			} else {
-				b.WriteString("«link " + url + "»")
-			}
-		case strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m"):
-			b.WriteString("«" + describeSGR(seq[2:len(seq)-1]) + "»")
-		default:
-			fmt.Fprintf(&b, "«esc %q»", seq)
-		}
-	}
-	return b.String()
-}
-
-func describeSGR(params string) string {
-	ps := strings.Split(params, ";")
-	var out []string
-	names := map[string]string{"1": "bold", "2": "dim", "3": "italic", "4": "underline", "7": "reverse", "9": "strike"}
-	for i := 0; i < len(ps); i++ {
-		p := ps[i]
-		switch {
-		case p == "0" || p == "":
-		case names[p] != "":
-			out = append(out, names[p])
-		case (p == "38" || p == "48") && i+2 < len(ps) && ps[i+1] == "5":
-			idx, _ := strconv.Atoi(ps[i+2])
-			name := "256:" + ps[i+2]
-			if r := idx - 16; r >= 0 && r < int(roleCount) {
-				name = Role(r).String()
-			}
-			if p == "38" {
-				out = append(out, "fg="+name)
-			} else {
-				out = append(out, "bg="+name)
-			}
-			i += 2
-		default:
-			out = append(out, "?"+p)
-		}
-	}
-	return strings.Join(out, " ")
-}
 
 func TestMarkdownGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/markdown/*.txtar")
@@ -157,53 +25,36 @@ func TestMarkdownGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			a := readArchive(t, path)
-			in, ok := a.files["input.md"]
+			a := txtar.Read(t, path)
+			in, ok := a.Get("input.md")
 			if !ok {
 				t.Fatal("no input.md section")
 			}
-			width := a.setting("width", 50)
-			plain := RenderMarkdown(in, MarkdownOptions{Width: width, Profile: ProfileNone})
-			styled := RenderMarkdown(in, MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme(), Hyperlinks: a.setting("hyperlinks", 0) == 1})
+			width := a.IntSetting("width", 50)
+			plain := Render(in, Options{Width: width, Profile: ansi.ProfileNone})
+			styled := Render(in, Options{Width: width, Profile: ansi.ProfileANSI256, Theme: styletest.Theme(), Hyperlinks: a.IntSetting("hyperlinks", 0) == 1})
 			for _, l := range styled {
-				if w := StringWidth(l); w > width {
+				if w := ansi.StringWidth(l); w > width {
 					t.Errorf("line %q is %d cells wide, more than %d", l, w, width)
 				}
 			}
-			got := map[string]string{"plain": joinLines(plain), "styled": joinLines(mapLines(styled, annotate))}
+			got := map[string]string{"plain": styletest.JoinLines(plain), "styled": styletest.JoinLines(styletest.MapLines(styled, styletest.Annotate))}
 			if *update {
 				for _, k := range []string{"plain", "styled"} {
-					a.set(k, got[k])
+					a.Set(k, got[k])
 				}
-				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+				if err := os.WriteFile(path, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
 			for _, k := range []string{"plain", "styled"} {
-				if want := a.files[k]; got[k] != want {
+				if want := a.Data(k); got[k] != want {
 					t.Errorf("RenderMarkdown(%s) %s output differs:\n--- got\n%s--- want\n%s", path, k, got[k], want)
 				}
 			}
 		})
 	}
-}
-
-func joinLines(lines []string) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteString("|\n")
-	}
-	return b.String()
-}
-
-func mapLines(lines []string, f func(string) string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = f(l)
-	}
-	return out
 }
 
 // TestMarkdownStreaming feeds every golden input in many chunkings and
@@ -213,11 +64,11 @@ func mapLines(lines []string, f func(string) string) []string {
 func TestMarkdownStreaming(t *testing.T) {
 	files, _ := filepath.Glob("testdata/markdown/*.txtar")
 	for _, path := range files {
-		a := readArchive(t, path)
-		in := a.files["input.md"]
-		width := a.setting("width", 50)
-		opts := MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme()}
-		want := RenderMarkdown(in, opts)
+		a := txtar.Read(t, path)
+		in := a.Data("input.md")
+		width := a.IntSetting("width", 50)
+		opts := Options{Width: width, Profile: ansi.ProfileANSI256, Theme: styletest.Theme()}
+		want := Render(in, opts)
 		rng := rand.New(rand.NewPCG(1, uint64(len(in))))
 		chunkings := map[string]func() int{
 			"1": func() int { return 1 },
@@ -229,7 +80,7 @@ func TestMarkdownStreaming(t *testing.T) {
 		}
 		for name, next := range chunkings {
 			t.Run(filepath.Base(path)+"/"+name, func(t *testing.T) {
-				m := NewMarkdown(opts)
+				m := NewStream(opts)
 				var stable []string
 				check := func(prefix string) {
 					lines := m.Lines()
@@ -243,7 +94,7 @@ func TestMarkdownStreaming(t *testing.T) {
 					}
 					stable = slices.Clone(lines[:m.Stable()])
 					for _, l := range lines {
-						if StringWidth(l) > width {
+						if ansi.StringWidth(l) > width {
 							t.Fatalf("after %q: line %q wider than %d", prefix, l, width)
 						}
 					}
@@ -254,7 +105,7 @@ func TestMarkdownStreaming(t *testing.T) {
 					i += n
 					check(in[:i])
 					if i%61 == 0 || i == len(in) {
-						fresh := NewMarkdown(opts)
+						fresh := NewStream(opts)
 						fresh.WriteString(in[:i])
 						if !slices.Equal(fresh.Lines(), m.Lines()) {
 							t.Fatalf("after %q: streamed output\n%s\ndiffers from a fresh render\n%s", in[:i], strings.Join(m.Lines(), "\n"), strings.Join(fresh.Lines(), "\n"))
@@ -280,23 +131,23 @@ func TestMarkdownStreaming(t *testing.T) {
 func FuzzMarkdown(f *testing.F) {
 	files, _ := filepath.Glob("testdata/markdown/*.txtar")
 	for _, path := range files {
-		a := readArchive(f, path)
-		f.Add(a.files["input.md"], uint8(20), uint16(7))
+		a := txtar.Read(f, path)
+		f.Add(a.Data("input.md"), uint8(20), uint16(7))
 	}
 	f.Add("- a\n  ```go\n  x\n- b\n> c\n| a |\n|---|\n| 1 |", uint8(9), uint16(3))
 	f.Fuzz(func(t *testing.T, in string, w uint8, seed uint16) {
 		width := 1 + int(w)%60
-		opts := MarkdownOptions{Width: width, Profile: ProfileANSI256, Theme: testTheme(), Hyperlinks: seed%2 == 0}
-		want := RenderMarkdown(in, opts)
+		opts := Options{Width: width, Profile: ansi.ProfileANSI256, Theme: styletest.Theme(), Hyperlinks: seed%2 == 0}
+		want := Render(in, opts)
 		for _, l := range want {
-			if StringWidth(l) > width {
+			if ansi.StringWidth(l) > width {
 				t.Fatalf("line %q wider than %d", l, width)
 			}
-			if a := annotate(l); strings.Contains(a, "«esc") || strings.Contains(a, "?") && strings.Contains(a, "«?") {
+			if a := styletest.Annotate(l); strings.Contains(a, "«esc") || strings.Contains(a, "?") && strings.Contains(a, "«?") {
 				t.Fatalf("line %q carries a foreign escape sequence: %s", l, a)
 			}
 		}
-		m := NewMarkdown(opts)
+		m := NewStream(opts)
 		rng := rand.New(rand.NewPCG(uint64(seed), 1))
 		var stable []string
 		for i := 0; i < len(in); {
@@ -339,9 +190,9 @@ func TestMarkdownPartial(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := NewMarkdown(MarkdownOptions{Width: 30, Profile: ProfileANSI256, Theme: testTheme()})
+			m := NewStream(Options{Width: 30, Profile: ansi.ProfileANSI256, Theme: styletest.Theme()})
 			m.WriteString(tc.in)
-			if got := mapLines(m.Lines(), annotate); !slices.Equal(got, tc.want) {
+			if got := styletest.MapLines(m.Lines(), styletest.Annotate); !slices.Equal(got, tc.want) {
 				t.Errorf("WriteString(%q) lines =\n%s\nwant\n%s", tc.in, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
 		})
@@ -352,7 +203,7 @@ func TestMarkdownPartial(t *testing.T) {
 // streams, not only at the end: after a block is followed by another, and
 // line by line inside a code block and a list.
 func TestMarkdownStableGrows(t *testing.T) {
-	m := NewMarkdown(MarkdownOptions{Width: 40, Profile: ProfileNone})
+	m := NewStream(Options{Width: 40, Profile: ansi.ProfileNone})
 	steps := []struct {
 		write  string
 		stable int
@@ -384,7 +235,7 @@ func TestMarkdownStableGrows(t *testing.T) {
 }
 
 func TestMarkdownLifecycle(t *testing.T) {
-	m := NewMarkdown(MarkdownOptions{Width: 20})
+	m := NewStream(Options{Width: 20})
 	m.WriteString("hello **world**")
 	m.Finish()
 	if _, err := m.WriteString("more"); err == nil {
@@ -406,11 +257,11 @@ func TestMarkdownLifecycle(t *testing.T) {
 	o.Width = 8
 	m.SetOptions(o)
 	for _, l := range m.Lines() {
-		if StringWidth(l) > 8 {
+		if ansi.StringWidth(l) > 8 {
 			t.Errorf("after SetOptions(width 8): line %q is wider", l)
 		}
 	}
-	if want := RenderMarkdown("other text, continued", o); !slices.Equal(append(m.Lines()[:0:0], m.Lines()...), want) && m.Done() {
+	if want := Render("other text, continued", o); !slices.Equal(append(m.Lines()[:0:0], m.Lines()...), want) && m.Done() {
 		t.Errorf("after SetOptions: %q, want %q", m.Lines(), want)
 	}
 	m.Reset()

@@ -1,6 +1,7 @@
-package tui
+package markdown
 
 import (
+	"github.com/zut-go/zut/tui/ansi"
 	"regexp"
 	"strings"
 )
@@ -16,7 +17,7 @@ var brTag = regexp.MustCompile(`(?i)<br\s*/?>`)
 // table renders a table block. While the table streams, a row whose line
 // is not complete yet is held back, so half a row never shows; complete
 // rows render as final text.
-func (r *mdRenderer) table(b *mdBlock, width int, c renderCtx) [][]Span {
+func (r *mdRenderer) table(b *mdBlock, width int, c renderCtx) [][]ansi.Span {
 	rows := b.lines
 	if !b.final && !r.done {
 		rows = rows[:max(b.complete, 1)]
@@ -31,16 +32,16 @@ func (r *mdRenderer) table(b *mdBlock, width int, c renderCtx) [][]Span {
 }
 
 // tableLines lays out the given rows of a table.
-func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCtx) [][]Span {
+func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCtx) [][]ansi.Span {
 	ncols := len(b.aligns)
-	border := r.theme.Style(RoleMDTableBorder)
+	border := r.theme.Style(ansi.RoleMDTableBorder)
 	head := c.base
 	head.Bold = true
-	cells := make([][][]Span, len(rows))
+	cells := make([][][]ansi.Span, len(rows))
 	natural := make([]int, ncols)
 	for i, row := range rows {
 		texts := splitRow(row)
-		cells[i] = make([][]Span, ncols)
+		cells[i] = make([][]ansi.Span, ncols)
 		for j := range ncols {
 			text := ""
 			if j < len(texts) {
@@ -50,16 +51,16 @@ func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCt
 			if i == 0 {
 				st = head
 			}
-			var spans []Span
+			var spans []ansi.Span
 			for k, part := range brTag.Split(text, -1) {
 				if k > 0 {
-					spans = append(spans, Span{Text: "\n", Style: st})
+					spans = append(spans, ansi.Span{Text: "\n", Style: st})
 				}
 				spans = append(spans, renderInline(part, inlineOptions{theme: r.theme, base: st, hyperlinks: r.hyperlinks})...)
 			}
 			cells[i][j] = spans
-			for _, l := range wrapSpans(spans, 1<<20) {
-				natural[j] = max(natural[j], spansWidth(l))
+			for _, l := range ansi.WrapSpans(spans, 1<<20) {
+				natural[j] = max(natural[j], ansi.SpansWidth(l))
 			}
 		}
 	}
@@ -69,7 +70,7 @@ func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCt
 	}
 	widths := fitColumns(natural, avail)
 
-	rule := func(left, mid, right string) []Span {
+	rule := func(left, mid, right string) []ansi.Span {
 		var b strings.Builder
 		b.WriteString(left)
 		for j, w := range widths {
@@ -79,26 +80,26 @@ func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCt
 			b.WriteString(strings.Repeat("─", w+2))
 		}
 		b.WriteString(right)
-		return []Span{{Text: b.String(), Style: border}}
+		return []ansi.Span{{Text: b.String(), Style: border}}
 	}
-	lines := [][]Span{rule("┌", "┬", "┐")}
+	lines := [][]ansi.Span{rule("┌", "┬", "┐")}
 	for i, row := range cells {
-		wrapped := make([][][]Span, ncols)
+		wrapped := make([][][]ansi.Span, ncols)
 		height := 1
 		for j, spans := range row {
-			wrapped[j] = wrapSpans(spans, max(widths[j], 1))
+			wrapped[j] = ansi.WrapSpans(spans, max(widths[j], 1))
 			height = max(height, len(wrapped[j]))
 		}
 		for k := range height {
-			line := []Span{{Text: "│", Style: border}}
+			line := []ansi.Span{{Text: "│", Style: border}}
 			for j := range ncols {
-				var cell []Span
+				var cell []ansi.Span
 				if k < len(wrapped[j]) {
 					cell = wrapped[j][k]
 				}
-				line = append(line, Span{Text: " "})
+				line = append(line, ansi.Span{Text: " "})
 				line = append(line, alignSpans(cell, widths[j], b.aligns[j])...)
-				line = append(line, Span{Text: " "}, Span{Text: "│", Style: border})
+				line = append(line, ansi.Span{Text: " "}, ansi.Span{Text: "│", Style: border})
 			}
 			lines = append(lines, line)
 		}
@@ -112,27 +113,27 @@ func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCt
 
 // tableRecords renders a table too wide for the screen as one block of
 // "header: value" lines per row.
-func (r *mdRenderer) tableRecords(cells [][][]Span, width int, border, head Style) [][]Span {
-	var lines [][]Span
+func (r *mdRenderer) tableRecords(cells [][][]ansi.Span, width int, border, head ansi.Style) [][]ansi.Span {
+	var lines [][]ansi.Span
 	for i, row := range cells {
 		if i == 0 {
 			continue
 		}
 		if i > 1 {
-			lines = append(lines, []Span{{Text: strings.Repeat("─", width), Style: border}})
+			lines = append(lines, []ansi.Span{{Text: strings.Repeat("─", width), Style: border}})
 		}
 		for j, cell := range row {
-			var label []Span
+			var label []ansi.Span
 			if j < len(cells[0]) {
 				label = append(label, cells[0][j]...)
 			}
-			label = append(label, Span{Text: ": ", Style: head})
-			lines = append(lines, wrapSpans(append(label, cell...), width)...)
+			label = append(label, ansi.Span{Text: ": ", Style: head})
+			lines = append(lines, ansi.WrapSpans(append(label, cell...), width)...)
 		}
 	}
 	if len(lines) == 0 {
 		for _, cell := range cells[0] {
-			lines = append(lines, wrapSpans(cell, width)...)
+			lines = append(lines, ansi.WrapSpans(cell, width)...)
 		}
 	}
 	return lines
@@ -172,8 +173,8 @@ func fitColumns(natural []int, avail int) []int {
 }
 
 // alignSpans pads a cell's line to width as the column's alignment says.
-func alignSpans(spans []Span, width int, align byte) []Span {
-	gap := width - spansWidth(spans)
+func alignSpans(spans []ansi.Span, width int, align byte) []ansi.Span {
+	gap := width - ansi.SpansWidth(spans)
 	if gap <= 0 {
 		return spans
 	}
@@ -184,13 +185,13 @@ func alignSpans(spans []Span, width int, align byte) []Span {
 	case 'c':
 		left = gap / 2
 	}
-	out := make([]Span, 0, len(spans)+2)
+	out := make([]ansi.Span, 0, len(spans)+2)
 	if left > 0 {
-		out = append(out, Span{Text: strings.Repeat(" ", left)})
+		out = append(out, ansi.Span{Text: strings.Repeat(" ", left)})
 	}
 	out = append(out, spans...)
 	if gap-left > 0 {
-		out = append(out, Span{Text: strings.Repeat(" ", gap-left)})
+		out = append(out, ansi.Span{Text: strings.Repeat(" ", gap-left)})
 	}
 	return out
 }

@@ -1,11 +1,18 @@
-package tui
+package highlight
 
 import (
+	"flag"
+	"github.com/zut-go/zut/tui/ansi"
+	"github.com/zut-go/zut/tui/internal/styletest"
+	"github.com/zut-go/zut/tui/internal/txtar"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// update rewrites the golden files under testdata.
+var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestLanguageFor(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -36,26 +43,26 @@ func TestHighlightGolden(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a := readArchive(t, path)
-			lang := a.stringSetting("lang", "")
+			a := txtar.Read(t, path)
+			lang := a.Setting("lang", "")
 			if LanguageFor(lang) == "" {
 				t.Fatalf("no tokenizer for %q", lang)
 			}
-			code := a.files["code"]
-			lines := Highlight(code, lang, testTheme(), ProfileANSI256)
+			code := a.Data("code")
+			lines := Highlight(code, lang, styletest.Theme(), ansi.ProfileANSI256)
 			if n := strings.Count(code, "\n"); len(lines) != n {
 				t.Errorf("Highlight gave %d lines for %d", len(lines), n)
 			}
-			got := joinLines(mapLines(lines, annotate))
+			got := styletest.JoinLines(styletest.MapLines(lines, styletest.Annotate))
 			if *update {
-				a.set("styled", got)
-				if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+				a.Set("styled", got)
+				if err := os.WriteFile(path, []byte(a.Format()), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if got != a.files["styled"] {
-				t.Errorf("Highlight(%s):\n--- got\n%s--- want\n%s", path, got, a.files["styled"])
+			if got != a.Data("styled") {
+				t.Errorf("Highlight(%s):\n--- got\n%s--- want\n%s", path, got, a.Data("styled"))
 			}
 		})
 	}
@@ -83,8 +90,8 @@ func TestHighlightState(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := lookupLanguage(tc.lang)
-			var st hlState
+			l := LookupLanguage(tc.lang)
+			var st HighlightState
 			var toks []hlToken
 			for i, line := range strings.Split(strings.TrimSuffix(tc.code, "\n"), "\n") {
 				toks, st = l.tokens(line, st)
@@ -105,18 +112,18 @@ func FuzzHighlight(f *testing.F) {
 	f.Add("yaml", "a: |\n  b\nc: [1, 'x']")
 	f.Add("rust", "r##\"a\"# 'a' b'x' /* /* */")
 	f.Fuzz(func(t *testing.T, lang, code string) {
-		lines := Highlight(code, lang, nil, ProfileTrueColor)
+		lines := Highlight(code, lang, nil, ansi.ProfileTrueColor)
 		if want := strings.Count(strings.TrimSuffix(code, "\n"), "\n") + 1; len(lines) != want {
 			t.Fatalf("Highlight gave %d lines for %d", len(lines), want)
 		}
 		for _, l := range lines {
-			if strings.Contains(annotate(l), "«esc") {
+			if strings.Contains(styletest.Annotate(l), "«esc") {
 				t.Fatalf("foreign escape in %q", l)
 			}
 		}
 		// The tokens of a line are the line.
-		if lx := lookupLanguage(lang); lx != nil {
-			var st hlState
+		if lx := LookupLanguage(lang); lx != nil {
+			var st HighlightState
 			for _, line := range strings.Split(code, "\n") {
 				var toks []hlToken
 				toks, st = lx.tokens(line, st)
