@@ -42,14 +42,6 @@ type App struct {
 	closeOnce sync.Once
 }
 
-// BuiltinCommands are the interactive slash commands; extension commands
-// of the same names are shadowed.
-var BuiltinCommands = []string{
-	"help", "model", "reasoning", "settings", "clear", "compact", "fork", "tree",
-	"sessions", "reload-ext", "skills", "skill", "btw", "exit", "quit", "new", "resume",
-	"copy", "theme", "hotkeys", "session", "name",
-}
-
 // Frontend is what the mode running the app gives it and can do.
 type Frontend struct {
 	// UI receives extension chrome and dialogs; nil drops them (NopUI).
@@ -250,7 +242,7 @@ func (a *App) hostConfig() host.Config {
 		ZutVersion:      Version,
 		Session:         protoSession(&id),
 		Builtins:        tools.Reserved[:],
-		BuiltinCommands: BuiltinCommands,
+		BuiltinCommands: builtinNames(),
 		Callbacks:       a.ui.callbacks(),
 	}
 	if a.resolved != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
-	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -192,107 +190,6 @@ func (a *App) SetReasoning(level string) (provider.Reasoning, error) {
 	}
 	a.agent.SetReasoning(r)
 	return r, nil
-}
-
-// Command is a slash Command as menus and RPC list it.
-type Command struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Source      string `json:"source"` // "builtin", "extension" or "skill"
-	Extension   string `json:"extension,omitempty"`
-}
-
-// builtinCommandHelp describes the built-in slash commands.
-var builtinCommandHelp = map[string]string{
-	"help":       "show keys and commands",
-	"model":      "switch the model (/model provider/name)",
-	"reasoning":  "set the reasoning level: off, low, medium, high",
-	"settings":   "theme, terminal alerts, auto-compaction and more",
-	"clear":      "start a new conversation and clear the screen",
-	"new":        "start a new conversation",
-	"compact":    "summarise the conversation to free context (/compact [focus])",
-	"fork":       "start a new branch from an earlier message",
-	"tree":       "browse the session tree and switch branch",
-	"sessions":   "list and resume saved sessions",
-	"resume":     "resume a saved session (/resume [id])",
-	"reload-ext": "restart every extension and reload skills and themes",
-	"skills":     "list the available skills",
-	"skill":      "load a skill into the conversation (/skill:<name>)",
-	"btw":        "ask a side question that is not kept (/btw question)",
-	"exit":       "quit zut",
-	"quit":       "quit zut",
-	"copy":       "copy the last answer to the clipboard",
-	"theme":      "switch the colour theme (/theme name)",
-	"hotkeys":    "show the keyboard shortcuts",
-	"session":    "show the session file, id and branch",
-	"name":       "name this session (/name title)",
-}
-
-// Commands lists the built-in, skill and extension slash Commands, sorted
-// by name.
-func (a *App) Commands() []Command {
-	var out []Command
-	for _, n := range BuiltinCommands {
-		out = append(out, Command{Name: n, Description: builtinCommandHelp[n], Source: "builtin"})
-	}
-	if idx := a.Skills(); idx != nil {
-		for _, s := range idx.List() {
-			out = append(out, Command{Name: "skill:" + s.Name, Description: s.Description, Source: "skill"})
-		}
-	}
-	if a.host != nil {
-		for _, c := range a.host.Commands() {
-			out = append(out, Command{Name: c.Name, Description: c.Description, Source: "extension", Extension: c.Extension})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// CommandResult is an extension command's reply (see proto.CommandResponse).
-type CommandResult struct {
-	Extension string
-	Action    string
-	Prompt    string
-	Insert    string
-	Display   string
-	Panel     *proto.Panel
-	Error     string
-}
-
-// ErrNoSuchCommand is returned by extensionCommand for unknown names.
-var ErrNoSuchCommand = errors.New("no such command")
-
-// InvokeExtension runs an extension's slash command.
-func (a *App) InvokeExtension(ctx context.Context, name, args string) (CommandResult, error) {
-	if a.host == nil {
-		return CommandResult{}, ErrNoSuchCommand
-	}
-	found := false
-	for _, c := range a.host.Commands() {
-		if strings.EqualFold(c.Name, name) {
-			found = true
-			name = c.Name
-			break
-		}
-	}
-	if !found {
-		return CommandResult{}, ErrNoSuchCommand
-	}
-	r, err := a.host.InvokeCommand(ctx, name, args)
-	if err != nil {
-		return CommandResult{}, err
-	}
-	return CommandResult{Action: r.Action, Prompt: r.Prompt, Insert: r.Insert, Display: r.Display, Panel: r.OpenPanel, Error: r.Error, Extension: extOf(a.host, name)}, nil
-}
-
-func extOf(h *host.Host, cmd string) string {
-	for _, c := range h.Commands() {
-		if c.Name == cmd {
-			return c.Extension
-		}
-	}
-	return ""
 }
 
 // Reload restarts every extension, then discovers skills again and

@@ -4,29 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zut-go/zut/agent/app"
-	"slices"
 	"strings"
 
+	"github.com/zut-go/zut/agent/app"
+
 	"github.com/zut-go/zut/agent"
-	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 )
-
-// rpcBuiltins are the built-in slash commands that make sense without a
-// terminal; the others (settings, theme, copy ...) are refused.
-var rpcBuiltins = map[string]bool{
-	"help": true, "model": true, "reasoning": true, "clear": true, "new": true, "compact": true,
-	"fork": true, "tree": true, "sessions": true, "resume": true, "reload-ext": true, "skills": true,
-	"skill": true, "btw": true, "session": true, "name": true,
-}
 
 // commandList is get_commands' data: the commands run_command can run.
 func (s *rpcServer) commandList() []proto.RPCCommandInfo {
 	out := []proto.RPCCommandInfo{}
 	for _, c := range s.app.Commands() {
-		if c.Source == "builtin" && !rpcBuiltins[c.Name] {
+		if b, ok := app.LookupBuiltin(c.Name); ok && c.Source == "builtin" && b.Terminal {
 			continue
 		}
 		out = append(out, proto.RPCCommandInfo{Name: c.Name, Description: c.Description, Source: c.Source, Extension: c.Extension})
@@ -54,8 +45,8 @@ func (s *rpcServer) cmdRunCommand(ctx context.Context, c *proto.RPCRunCommand) {
 		s.runSkill(c, name[len("skill:"):], args)
 	case lower == "exit" || lower == "quit":
 		s.fail(c, fmt.Errorf("/%s: close zut's stdin to make it finish and exit", lower))
-	case slices.Contains(app.BuiltinCommands, lower):
-		if !rpcBuiltins[lower] {
+	case isBuiltin(lower):
+		if b, _ := app.LookupBuiltin(lower); b.Terminal {
 			s.fail(c, fmt.Errorf("/%s needs the interactive terminal; it is not available in RPC mode", lower))
 			return
 		}
@@ -176,32 +167,20 @@ func (s *rpcServer) skillList() []map[string]string {
 
 // runSkill sends a prompt made of the skill's text and the user's text.
 func (s *rpcServer) runSkill(c *proto.RPCRunCommand, name, text string) {
-	if s.app.Skills() == nil {
-		s.fail(c, errors.New("skills are off (--no-skills)"))
+	body, err := s.app.SkillPrompt(name, text)
+	if err != nil {
+		s.fail(c, err)
 		return
-	}
-	r := tools.Skill(s.app.Skills(), strings.TrimSpace(name))
-	body := blockText(r.Content)
-	if r.IsError {
-		s.fail(c, errors.New(body))
-		return
-	}
-	if text != "" {
-		body += "\n\n" + text
 	}
 	s.queuePrompt(c, agent.Input{Text: body, Source: "rpc"}, func() {
 		s.ok(c, proto.RPCCommandResult{Action: proto.ActionPrompt, Started: true})
 	})
 }
 
-func blockText(bs []provider.Block) string {
-	var parts []string
-	for _, b := range bs {
-		if b.Type == provider.BlockText {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
+// isBuiltin reports whether name is a built-in command.
+func isBuiltin(name string) bool {
+	_, ok := app.LookupBuiltin(name)
+	return ok
 }
 
 // runExtension runs an extension command (as a task: the extension may ask

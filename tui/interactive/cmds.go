@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zut-go/zut/agent/app"
-	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
 
+	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
+
 	"github.com/zut-go/zut/agent"
-	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/tui"
 )
@@ -20,8 +20,7 @@ const reloadStatusFor = 5 * time.Second
 
 // command runs a slash command line ("/name args").
 func (u *ui) command(line string) {
-	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
-	args = strings.TrimSpace(args)
+	name, args := app.ParseCommand(line)
 	lname := strings.ToLower(name)
 	if u.app == nil {
 		return
@@ -162,22 +161,14 @@ func (u *ui) runSkill(name, args string) {
 		u.chat.AddNotice("warn", "", "the skills are being reloaded; try again in a moment")
 		return
 	}
-	if u.app.Skills() == nil {
-		u.chat.AddNotice("warn", "", "skills are off (--no-skills)")
+	text, err := u.app.SkillPrompt(name, args)
+	if err != nil {
+		level := "error"
+		if u.app.Skills() == nil {
+			level = "warn"
+		}
+		u.chat.AddNotice(level, "", err.Error())
 		return
-	}
-	r := tools.Skill(u.app.Skills(), name)
-	var parts []string
-	for _, b := range r.Content {
-		parts = append(parts, b.Text)
-	}
-	text := strings.Join(parts, "\n")
-	if r.IsError {
-		u.chat.AddNotice("error", "", text)
-		return
-	}
-	if args != "" {
-		text += "\n\n" + args
 	}
 	u.submitPrompt(text, "interactive")
 }
