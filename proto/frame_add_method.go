@@ -313,3 +313,9 @@ type TextParams struct {
 type SuspendResult struct {
 	Suspended bool `json:"suspended"`
 }
+
+// EditorTextResult answers editor.set_text: Applied is false when no
+// editor runs (print and JSON modes), so the text went nowhere.
+type EditorTextResult struct {
+	Applied bool `json:"applied"`
+}

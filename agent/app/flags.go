@@ -40,6 +40,8 @@ func (o optionalString) IsBoolFlag() bool { return true }
 func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Print, "p", false, "print mode: answer one prompt and exit")
 	fs.BoolVar(&o.Print, "print", false, "print mode")
+	fs.BoolVar(&o.jsonAlias, "json", false, "same as --mode json")
+	fs.BoolVar(&o.rpcAlias, "rpc", false, "same as --mode rpc")
 	fs.StringVar(&o.Mode, "mode", "", "interactive, print, json or rpc")
 	fs.StringVar(&o.Provider, "provider", "", "provider name")
 	fs.StringVar(&o.Model, "model", "", "model id, or provider/model")
@@ -102,6 +104,18 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 		}
 		o.Prompt = append(o.Prompt, rest[0])
 		rest = rest[1:]
+	}
+	for _, alias := range []struct {
+		set  bool
+		mode string
+	}{{o.jsonAlias, "json"}, {o.rpcAlias, "rpc"}} {
+		if !alias.set {
+			continue
+		}
+		if o.Mode != "" && o.Mode != alias.mode {
+			return o, Usagef("--%s conflicts with --mode %s", alias.mode, o.Mode)
+		}
+		o.Mode = alias.mode
 	}
 	if o.Print {
 		if o.Mode != "" && o.Mode != "print" {

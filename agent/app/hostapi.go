@@ -103,8 +103,7 @@ func (api *hostAPI) call(ctx context.Context, r *host.Request) (any, error) {
 		if err := r.Decode(&p); err != nil {
 			return nil, err
 		}
-		a.ui.get().SetEditorText(r.Extension, p.Text)
-		return nil, nil
+		return proto.EditorTextResult{Applied: a.ui.get().SetEditorText(r.Extension, p.Text)}, nil
 	case proto.MethodTUISuspend:
 		return proto.SuspendResult{Suspended: a.ui.get().SuspendTUI(r.Extension)}, nil
 	case proto.MethodTUIResume:

@@ -118,7 +118,10 @@ func (u *recordingUI) QueuePrompt(ext, text string) error {
 	u.Submit(ext, text)
 	return nil
 }
-func (u *recordingUI) SetEditorText(ext, text string) { u.add("editor " + ext + " " + text) }
+func (u *recordingUI) SetEditorText(ext, text string) bool {
+	u.add("editor " + ext + " " + text)
+	return true
+}
 func (u *recordingUI) Exit(ext string)                { u.add("exit " + ext) }
 func (u *recordingUI) got() string {
 	u.mu.Lock()
@@ -196,7 +199,7 @@ func TestHostAPI(t *testing.T) {
 		{"app.send", `{"text":"next"}`, `error app.send: this mode answers one prompt and cannot start another`},
 		{"app.send", `{"text":"x","mode":"sideways"}`, `error app.send: mode "sideways" is not queue, steer or interrupt`},
 		{"app.exit", `{}`, `result {}`},
-		{"editor.set_text", `{"text":"draft"}`, `result {}`},
+		{"editor.set_text", `{"text":"draft"}`, `result {"applied":true}`},
 		{"tui.suspend", `{}`, `result {"suspended":false}`},
 		{"tui.resume", `{}`, `result {}`},
 		{"ui.confirm", `{"message":"deploy?","default":true}`, `result {"cancelled":true,"value":true}`},

@@ -31,4 +31,8 @@ type Options struct {
 	Version            bool
 	Help               bool
 	Prompt             []string
+
+	// --json and --rpc, the original zut's spellings of --mode json and
+	// --mode rpc.
+	jsonAlias, rpcAlias bool
 }

@@ -60,8 +60,10 @@ type UI interface {
 	// UIChanged: the extensions' shortcuts, editor keys, renderers or
 	// options changed; read them again from the host.
 	UIChanged()
-	// SetEditorText replaces the editor's text (editor.set_text).
-	SetEditorText(ext, text string)
+	// SetEditorText replaces the editor's text (editor.set_text) and
+	// reports whether there is an editor to take it; false (NopUI) means
+	// the request had no effect.
+	SetEditorText(ext, text string) bool
 	// SuspendTUI releases the terminal (restores cooked mode, leaves the
 	// screen) so that ext can run an interactive program on /dev/tty,
 	// and returns once it is released; false means no terminal UI runs.
@@ -189,7 +191,7 @@ func (NopUI) Footer(ext string, f proto.Footer)             {}
 func (NopUI) UIVisibility(ext string, v proto.UIVisibility) {}
 func (NopUI) StatusPriority(ext, key string, priority int)  {}
 func (NopUI) UIChanged()                                    {}
-func (NopUI) SetEditorText(ext, text string)                {}
+func (NopUI) SetEditorText(ext, text string) bool           { return false }
 func (NopUI) SuspendTUI(ext string) bool                    { return false }
 func (NopUI) ResumeTUI(ext string)                          {}
 func (NopUI) Exit(ext string)                               {}

@@ -2,6 +2,10 @@
 // which answers one prompt and prints the final text, and JSON mode
 // (zut --mode json), which writes every agent event as one JSON line.
 // Extension notes and warnings go to stderr in both.
+//
+// One prompt may become several: an extension's app.send queues a prompt
+// of its own (interrupt aborts the running one first), and a prompt that
+// is a slash command runs the command, whose answer may be a prompt.
 package printmode
 
 import (
@@ -9,20 +13,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zut-go/zut/agent/app"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/app"
 )
 
 // Print answers one prompt and prints the final assistant text. Notes
 // from extensions and warnings go to stderr.
 func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
-	var last string
-	var notices []string
+	var (
+		mu      sync.Mutex
+		last    string
+		notices []string
+	)
 	emit := func(ev agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
 		switch ev := ev.(type) {
 		case agent.AssistantMessage:
 			if t := visibleText(ev.Content); t != "" {
@@ -35,20 +44,12 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 			fmt.Fprintf(e.Stderr, "zut: %s\n", retryText(ev))
 		}
 	}
-	a, err := app.New(ctx, e, o, app.Frontend{UI: &stderrUI{w: e.Stderr}, Emit: emit})
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if a.Resolved().Note != "" {
-		fmt.Fprintf(e.Stderr, "zut: %s\n", a.Resolved().Note)
-	}
-	a.Start()
-	err = a.Prompt(ctx, agent.Input{Text: prompt})
+	r := &run{env: e, display: func(text string) { mu.Lock(); last = text; mu.Unlock() }}
+	err := r.run(ctx, o, prompt, emit)
+	mu.Lock()
+	defer mu.Unlock()
 	switch {
-	case errors.Is(err, agent.ErrAborted) && ctx.Err() != nil:
-		return app.ErrAborted
-	case errors.Is(err, agent.ErrAborted):
+	case errors.Is(err, errBlocked):
 		return fmt.Errorf("the turn was blocked: %s", strings.Join(notices, "; "))
 	case err != nil:
 		return err
@@ -68,11 +69,7 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 	var mu sync.Mutex
 	w := bufio.NewWriter(e.Stdout)
 	var werr error
-	emit := func(ev agent.Event) {
-		line, err := agent.MarshalEvent(ev)
-		if err != nil {
-			return
-		}
+	write := func(line []byte) {
 		mu.Lock()
 		defer mu.Unlock()
 		w.Write(line)
@@ -81,25 +78,128 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 			werr = err
 		}
 	}
-	a, err := app.New(ctx, e, o, app.Frontend{UI: &stderrUI{w: e.Stderr}, Emit: emit})
-	if err != nil {
-		return err
+	emit := func(ev agent.Event) {
+		if line, err := agent.MarshalEvent(ev); err == nil {
+			write(line)
+		}
 	}
-	defer a.Close()
-	a.Start()
-	err = a.Prompt(ctx, agent.Input{Text: prompt})
+	r := &run{env: e, display: func(text string) {
+		if line, err := agent.MarshalEvent(agent.Notice{Level: "info", Message: text}); err == nil {
+			write(line)
+		}
+	}}
+	err := r.run(ctx, o, prompt, emit)
 	mu.Lock()
 	defer mu.Unlock()
 	if werr != nil {
 		return fmt.Errorf("write events: %w", werr)
 	}
-	switch {
-	case errors.Is(err, agent.ErrAborted) && ctx.Err() != nil:
-		return app.ErrAborted
-	case errors.Is(err, agent.ErrAborted):
+	if errors.Is(err, errBlocked) {
 		return app.ErrSilent // the notice event says why
 	}
 	return err
+}
+
+// errBlocked is a prompt that ended without the user or an extension
+// asking: an extension blocked its turn.
+var errBlocked = errors.New("blocked")
+
+// run is one invocation of print or JSON mode: the first prompt, then
+// those that extensions queue with app.send, until none is left or an
+// extension asks zut to exit (app.exit).
+type run struct {
+	env *app.Env
+	// display shows the text of a command answered with display.
+	display func(text string)
+
+	mu     sync.Mutex
+	queue  []string
+	exit   bool
+	cancel context.CancelFunc // of the running prompt
+}
+
+func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(agent.Event)) error {
+	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if a.Resolved().Note != "" {
+		fmt.Fprintf(r.env.Stderr, "zut: %s\n", a.Resolved().Note)
+	}
+	a.Start()
+	text, source := prompt, "cli"
+	for {
+		err := r.one(ctx, a, text, source)
+		next, exit := r.next()
+		switch {
+		case exit:
+			return nil
+		case ctx.Err() != nil:
+			return app.ErrAborted
+		case next != "":
+			// An extension's app.send: interrupt aborted the prompt on
+			// purpose, queue waited for it to end.
+			text, source = next, "extension"
+			continue
+		case errors.Is(err, agent.ErrAborted):
+			return errBlocked
+		}
+		return err
+	}
+}
+
+// one runs text: a slash command when it names one, else a prompt.
+func (r *run) one(ctx context.Context, a *app.App, text, source string) error {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.mu.Lock()
+	r.cancel = cancel
+	exit := r.exit
+	r.mu.Unlock()
+	if exit {
+		return nil
+	}
+	if prompt, handled, err := command(pctx, a, text, r.display); handled {
+		if err != nil || prompt == "" {
+			return err
+		}
+		text, source = prompt, "extension"
+	}
+	return a.Prompt(pctx, agent.Input{Text: text, Source: source})
+}
+
+// next takes the next queued prompt, and says whether zut should exit.
+func (r *run) next() (text string, exit bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.exit {
+		return "", true
+	}
+	if len(r.queue) == 0 {
+		return "", false
+	}
+	text, r.queue = r.queue[0], r.queue[1:]
+	return text, false
+}
+
+// enqueue serves app.send: the text runs as a prompt once the running one
+// ends (the app has aborted it first for interrupt).
+func (r *run) enqueue(text string) {
+	r.mu.Lock()
+	r.queue = append(r.queue, text)
+	r.mu.Unlock()
+}
+
+// stop serves app.exit: the running prompt ends now and none follows.
+func (r *run) stop() {
+	r.mu.Lock()
+	r.exit = true
+	cancel := r.cancel
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // visibleText joins the text blocks of an assistant message as shown.

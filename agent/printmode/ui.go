@@ -15,8 +15,27 @@ import (
 // a screen (status, widgets, panels, bells, submit) is ignored.
 type stderrUI struct {
 	app.NopUI
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	run *run // takes app.send's prompts and app.exit; nil in tests
+}
+
+// QueuePrompt serves app.send: the text runs as its own prompt after the
+// running one.
+func (u *stderrUI) QueuePrompt(ext, text string) error {
+	if u.run == nil {
+		return app.ErrNoPromptQueue
+	}
+	u.run.enqueue(text)
+	return nil
+}
+
+// Exit serves app.exit: the running prompt stops and zut exits.
+func (u *stderrUI) Exit(ext string) {
+	u.line(ext, "asked zut to exit")
+	if u.run != nil {
+		u.run.stop()
+	}
 }
 
 func (u *stderrUI) line(ext, text string) {

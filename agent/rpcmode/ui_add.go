@@ -61,8 +61,10 @@ func (u *rpcUI) StatusPriority(ext, key string, priority int) {
 	u.prio.set(ext, key, priority)
 }
 
-func (u *rpcUI) SetEditorText(ext, text string) {
+// SetEditorText passes the text to the client, whose editor it is.
+func (u *rpcUI) SetEditorText(ext, text string) bool {
 	u.s.event(proto.RPCExtEditorText{Extension: ext, Text: text})
+	return true
 }
 
 // Exit (app.exit) is the client's decision in RPC mode: it is told, and

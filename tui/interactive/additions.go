@@ -76,8 +76,9 @@ func (b uiBridge) UIChanged() {
 	b.post(func(u *ui) { u.refreshKeys() })
 }
 
-func (b uiBridge) SetEditorText(ext, text string) {
+func (b uiBridge) SetEditorText(ext, text string) bool {
 	b.post(func(u *ui) { u.replaceEditor(text); u.dirty = true })
+	return true
 }
 
 func (b uiBridge) SuspendTUI(ext string) bool {
