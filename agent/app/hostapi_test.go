@@ -122,7 +122,7 @@ func (u *recordingUI) SetEditorText(ext, text string) bool {
 	u.add("editor " + ext + " " + text)
 	return true
 }
-func (u *recordingUI) Exit(ext string)                { u.add("exit " + ext) }
+func (u *recordingUI) Exit(ext string) { u.add("exit " + ext) }
 func (u *recordingUI) got() string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
