@@ -4,14 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zut-go/zut/agent/app"
-	"github.com/zut-go/zut/tui/ansi"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider/providertest"
@@ -487,5 +489,78 @@ func TestUIOverlaySize(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// forkGuard is a raw Python extension that records every before_fork it
+// is asked about in $FORK_LOG and cancels the fork.
+const forkGuard = `#!/usr/bin/env python3
+import json, os, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "forkguard", "capabilities": ["intercepts2"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "subscribe", "intercept": ["before_fork"]})
+        emit({"type": "ready"})
+    elif m["type"] == "event_intercept":
+        with open(os.environ["FORK_LOG"], "a") as f:
+            f.write(json.dumps({k: m.get(k) for k in ("target_id", "is_user_message", "user_text")}) + "\n")
+        emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "keep this branch"})
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUIForkAsksAboutTheChosenMessage: /fork sends before_fork the user
+// message the user picked (not its parent), with its text, and shows the
+// extension's refusal at once, without waiting for another key.
+func TestUIForkAsksAboutTheChosenMessage(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the fork guard is a Python extension")
+	}
+	base := t.TempDir()
+	dir, log := filepath.Join(base, "forkguard"), filepath.Join(base, "fork.log")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "guard.py"), []byte(forkGuard), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"forkguard","exec":"./guard.py"}`), 0o644)
+	t.Setenv("FORK_LOG", log) // extensions get the process's environment
+	h := startUI(t, uiOptions{width: 70, height: 24, extensions: true, base: base, args: []string{"-e", dir},
+		replies: []providertest.Reply{{Text: "first answer"}, {Text: "second answer"}}})
+	h.idle()
+	for _, q := range []string{"first question", "second question"} {
+		h.typeText(q)
+		h.send("\r")
+		h.waitText(strings.Replace(q, "question", "answer", 1))
+		h.idle()
+	}
+	h.typeText("/fork")
+	h.send("\r")
+	h.waitText("Fork from before")
+	h.send("\r") // the newest message is selected
+	// No other key: the refusal must show by itself.
+	h.waitText("fork cancelled by extension")
+	var want string
+	h.do(func(u *ui) {
+		for _, e := range u.app.Session().Branch() {
+			if e.Message != nil && e.Message.Role == "user" {
+				want = e.ID
+			}
+		}
+	})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		TargetID      string `json:"target_id"`
+		IsUserMessage bool   `json:"is_user_message"`
+		UserText      string `json:"user_text"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("fork log %q: %v", b, err)
+	}
+	if got.TargetID != want || !got.IsUserMessage || got.UserText != "second question" {
+		t.Errorf("before_fork = %+v, want target %s (the chosen user message), is_user_message, user_text %q", got, want, "second question")
 	}
 }

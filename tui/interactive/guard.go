@@ -20,6 +20,7 @@ func (u *ui) askExtensions(what string, check func(ctx context.Context) error, t
 	u.goJob(func() {
 		err := check(u.ctx)
 		u.inbox.post(func(u *ui) {
+			u.dirty = true // the answer shows at once, not at the next key
 			var c *agent.CancelledError
 			switch {
 			case errors.As(err, &c):

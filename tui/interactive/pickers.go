@@ -114,7 +114,9 @@ func (u *ui) openFork() {
 		if !ok {
 			return
 		}
-		u.askExtensions("fork", func(ctx context.Context) error { return u.app.AllowFork(ctx, e.ParentID) }, func(u *ui) { u.forkBefore(e.ParentID, texts[it.Value]) })
+		// Extensions are asked about the message the user chose; the new
+		// branch starts just before it.
+		u.askExtensions("fork", func(ctx context.Context) error { return u.app.AllowFork(ctx, e.ID) }, func(u *ui) { u.forkBefore(e.ParentID, texts[it.Value]) })
 	}})
 }
 
