@@ -96,6 +96,10 @@ type Input struct {
 	Text   string
 	Images []provider.Block // image blocks
 	Source string
+	// Context is text sent with the prompt that is not the user's words
+	// (the output of shell commands run with !cmd): it is stored before
+	// the prompt's text as context blocks (provider.Block.Context).
+	Context []string
 }
 
 // ErrBusy is returned by Prompt while another prompt runs.

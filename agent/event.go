@@ -224,6 +224,9 @@ type Block struct {
 	CallID   string          `json:"call_id,omitempty"`
 	IsError  *bool           `json:"is_error,omitempty"`
 	Content  []Block         `json:"content,omitempty"`
+	// Context marks text that came with the user's words but is not
+	// theirs (provider.Block.Context).
+	Context bool `json:"context,omitempty"`
 }
 
 // Blocks converts provider blocks to the RPC shape. Signatures and redacted
@@ -233,7 +236,7 @@ func Blocks(in []provider.Block) []Block {
 	for _, b := range in {
 		switch b.Type {
 		case provider.BlockText:
-			out = append(out, Block{Type: "text", Text: b.Text})
+			out = append(out, Block{Type: "text", Text: b.Text, Context: b.Context})
 		case provider.BlockImage:
 			out = append(out, Block{Type: "image", MIMEType: b.MIMEType, Data: b.Data})
 		case provider.BlockThinking:

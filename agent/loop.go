@@ -23,7 +23,10 @@ type stepResult struct {
 func (a *Agent) run(ctx context.Context, in Input, inject string) error {
 	blocks := append([]provider.Block{}, in.Images...)
 	if inject != "" {
-		blocks = append(blocks, provider.TextBlock(inject))
+		blocks = append(blocks, provider.ContextBlock(inject))
+	}
+	for _, c := range in.Context {
+		blocks = append(blocks, provider.ContextBlock(c))
 	}
 	if in.Text != "" || len(blocks) == 0 {
 		blocks = append(blocks, provider.TextBlock(in.Text))

@@ -5,7 +5,10 @@
 // imports nothing else from zut.
 package provider
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Role is who wrote a message.
 type Role string
@@ -60,6 +63,12 @@ type Block struct {
 	IsError   bool            `json:"is_error,omitempty"`
 	Signature string          `json:"signature,omitempty"`
 	Origin    string          `json:"origin,omitempty"`
+	// Context marks a text block of a user message that is not the user's
+	// words but context added with them (an extension's inject_text, the
+	// output of a shell command run with !cmd). The model sees it like any
+	// text; what shows or reuses what the user typed leaves it out
+	// (UserText).
+	Context bool `json:"context,omitempty"`
 }
 
 // Message is one turn of the conversation.
@@ -78,6 +87,21 @@ func (m Message) Text() string {
 	}
 	return s
 }
+
+// UserText returns what the user wrote in m: its text blocks other than
+// context blocks, joined with a blank line.
+func (m Message) UserText() string {
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == BlockText && !b.Context && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// ContextBlock is a text block of context (see Block.Context).
+func ContextBlock(text string) Block { return Block{Type: BlockText, Text: text, Context: true} }
 
 // ToolUses returns the tool_use blocks of m in order.
 func (m Message) ToolUses() []Block {

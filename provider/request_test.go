@@ -247,3 +247,22 @@ func TestChatStreamOptionsFallback(t *testing.T) {
 		t.Fatalf("Err() = %v, stream_options sent = %v; want it dropped after the 422", err, sent)
 	}
 }
+
+func TestUserText(t *testing.T) {
+	tests := []struct {
+		name string
+		m    Message
+		want string
+	}{
+		{"plain", Message{Role: RoleUser, Content: []Block{TextBlock("fix it")}}, "fix it"},
+		{"context left out", Message{Role: RoleUser, Content: []Block{ContextBlock("INJECTED"), TextBlock("first prompt")}}, "first prompt"},
+		{"blocks joined", Message{Role: RoleUser, Content: []Block{TextBlock("a"), {Type: BlockImage}, TextBlock("b")}}, "a\n\nb"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.m.UserText(); got != tc.want {
+				t.Errorf("UserText() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -430,7 +430,7 @@ func (a *App) AllowFork(ctx context.Context, id string) error {
 	isUser, text := false, ""
 	if s, err := (&hostAPI{a: a}).currentSession(); err == nil {
 		if e, ok := s.Entry(id); ok && e.Message != nil && e.Message.Role == provider.RoleUser {
-			isUser, text = true, e.Message.Text()
+			isUser, text = true, e.Message.UserText()
 		}
 	}
 	return a.bridge.beforeFork(ctx, id, isUser, text)

@@ -262,6 +262,15 @@ func TestHostAPIInteractive(t *testing.T) {
 	if err := a.AllowFork(context.Background(), a.sess.Branch()[1].ID); err != nil {
 		t.Errorf("allowFork(assistant message) = %v", err)
 	}
+	// Context sent with a prompt (shell output, inject_text) is not the
+	// user's words: before_fork's user_text leaves it out.
+	if err := a.agent.Prompt(context.Background(), agent.Input{Text: "second", Context: []string{"$ ls\nmain.go"}}); err != nil {
+		t.Fatal(err)
+	}
+	second := a.sess.Branch()[2].ID
+	if err := a.AllowFork(context.Background(), second); !errors.As(err, &ce) || ce.Reason != "keep second" {
+		t.Errorf("allowFork(message with context) = %v, want the reason %q", err, "keep second")
+	}
 	if err := a.AllowSessionSwitch(context.Background(), "clear"); !errors.As(err, &ce) || ce.Reason != "unsaved notes" {
 		t.Errorf("allowSessionSwitch(clear) = %v", err)
 	}

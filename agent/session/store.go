@@ -262,7 +262,7 @@ func scan(path string) (Info, error) {
 			if info.Preview == "" {
 				var m struct{ Message *provider.Message }
 				if json.Unmarshal(line, &m) == nil && m.Message != nil && m.Message.Role == provider.RoleUser {
-					info.Preview = clip(m.Message.Text())
+					info.Preview = clip(m.Message.UserText())
 				}
 			}
 		}

@@ -204,7 +204,7 @@ func messagePreview(m *provider.Message) string {
 	for _, b := range m.Content {
 		switch b.Type {
 		case provider.BlockText:
-			if t := strings.TrimSpace(b.Text); t != "" {
+			if t := strings.TrimSpace(b.Text); t != "" && !b.Context {
 				parts = append(parts, t)
 			}
 		case provider.BlockToolUse:

@@ -27,9 +27,9 @@ func (u *ui) onEvent(ev agent.Event) {
 		if u.takeSteer(text) {
 			return
 		}
-		if shown, ok := u.shown[strings.TrimSpace(text)]; ok {
-			delete(u.shown, strings.TrimSpace(text))
-			text = shown
+		if n, ok := u.withShell[strings.TrimSpace(text)]; ok {
+			delete(u.withShell, strings.TrimSpace(text))
+			text += fmt.Sprintf("\n(with the output of %d shell command%s)", n, plural(n))
 		}
 		u.chat.AddUser(text)
 	case agent.AssistantStart:
@@ -109,12 +109,14 @@ func (u *ui) onEvent(ev agent.Event) {
 }
 
 // blocksText joins the text of content blocks; images show as a marker.
+// Context blocks (an extension's inject_text, shell output) are not the
+// user's words and are left out.
 func blocksText(bs []agent.Block) string {
 	var parts []string
 	for _, b := range bs {
 		switch b.Type {
 		case "text":
-			if b.Text != "" {
+			if b.Text != "" && !b.Context {
 				parts = append(parts, b.Text)
 			}
 		case "image":

@@ -110,7 +110,7 @@ type ui struct {
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
 	shellCtx  []string          // !cmd outputs to send with the next prompt
-	shown     map[string]string // prompts shown otherwise than sent
+	withShell map[string]int    // prompts sent with shell output: how many commands
 	lastCtrlC time.Time
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex

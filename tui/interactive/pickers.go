@@ -95,7 +95,7 @@ func (u *ui) openFork() {
 		if e.Type != session.TypeMessage || e.Message == nil || e.Message.Role != provider.RoleUser {
 			continue
 		}
-		text := strings.TrimSpace(e.Message.Text())
+		text := strings.TrimSpace(e.Message.UserText())
 		if text == "" {
 			continue
 		}

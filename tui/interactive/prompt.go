@@ -3,7 +3,6 @@ package interactive
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/zut-go/zut/agent"
@@ -27,25 +26,23 @@ func (u *ui) startPrompt(text, source string) {
 	if u.app == nil {
 		return
 	}
-	if len(u.shellCtx) > 0 {
-		// The transcript shows the prompt as typed; the model also gets
-		// the shell output, and the session is named after the prompt.
-		typed := text
-		u.app.NameAfter(typed)
-		n := len(u.shellCtx)
-		text = strings.Join(u.shellCtx, "\n\n") + "\n\n" + text
-		u.shellCtx = nil
-		if u.shown == nil {
-			u.shown = map[string]string{}
+	// The output of shell commands run since the last prompt goes with it
+	// as context: the model sees it, the transcript shows the prompt as
+	// typed with a line saying so.
+	shell := u.shellCtx
+	u.shellCtx = nil
+	if len(shell) > 0 {
+		if u.withShell == nil {
+			u.withShell = map[string]int{}
 		}
-		u.shown[strings.TrimSpace(text)] = fmt.Sprintf("%s\n(with the output of %d shell command%s)", typed, n, plural(n))
+		u.withShell[strings.TrimSpace(text)] = len(shell)
 	}
 	u.chat.ClearNotes("", true)
 	u.busy = true
 	u.turn = turnStats{start: u.now(), ctxTokens: u.turn.ctxTokens, cost: u.turn.cost}
 	u.setPlaceholder()
 	u.dirty = true
-	in := agent.Input{Text: text, Source: source}
+	in := agent.Input{Text: text, Source: source, Context: shell}
 	u.goJob(func() {
 		err := u.app.Prompt(u.ctx, in)
 		u.inbox.post(func(u *ui) { u.promptDone(err) })

@@ -98,6 +98,9 @@ func (u *ui) replayMessage(m provider.Message) {
 	for _, b := range m.Content {
 		switch b.Type {
 		case provider.BlockText:
+			if b.Context {
+				continue // not the user's words
+			}
 			if m.Role == provider.RoleUser {
 				u.chat.AddUser(b.Text)
 			} else {
