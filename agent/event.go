@@ -107,10 +107,14 @@ type ToolExecutionStarted struct {
 	Name string `json:"name"`
 }
 
-// ToolProgress: partial output of a running tool.
+// ToolProgress: a running tool's progress. Progress is all of it now (a
+// status line, or the last lines of a command's output): each event's
+// Progress replaces the previous one. Text is what is new since the
+// previous event.
 type ToolProgress struct {
-	ID   string `json:"id"`
-	Text string `json:"text"`
+	ID       string `json:"id"`
+	Text     string `json:"text"`
+	Progress string `json:"progress"`
 }
 
 // ToolResult: a tool call finished.

@@ -380,3 +380,21 @@ func TestAbortMidTool(t *testing.T) {
 		t.Errorf("events end with %q, want turn_end done", got)
 	}
 }
+
+func TestNewProgressText(t *testing.T) {
+	tests := []struct{ name, prev, cur, want string }{
+		{"first", "", "step 1", "step 1"},
+		{"a new status line", "step 1", "step 2", "step 2"},
+		{"output grows", "a\nb\n", "a\nb\nc\n", "c\n"},
+		{"a window of the last lines moves on", "a\nb\nc\n", "b\nc\nd\ne\n", "d\ne\n"},
+		{"no overlap", "a\nb\n", "x\ny\n", "x\ny\n"},
+		{"no overlap inside a line", "ab", "bc", "bc"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := newText(tc.prev, tc.cur); got != tc.want {
+				t.Errorf("newText(%q, %q) = %q, want %q", tc.prev, tc.cur, got, tc.want)
+			}
+		})
+	}
+}

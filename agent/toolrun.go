@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/provider"
@@ -178,7 +179,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 
 	a.cfg.Emit(ToolExecutionStarted{ID: u.ID, Name: u.Name})
 	a.notify(LifecycleEvent{Name: "tool_execution_start", ToolID: u.ID, ToolName: u.Name})
-	progress := func(text string) { a.cfg.Emit(ToolProgress{ID: u.ID, Text: text}) }
+	progress := progressFunc(u.ID, a.cfg.Emit)
 	if bt != nil {
 		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress))
 	}
@@ -278,4 +279,36 @@ func clip(s string, n int) string {
 
 func errResult(msg string) tools.Result {
 	return tools.Result{Content: []provider.Block{provider.TextBlock(msg)}, IsError: true}
+}
+
+// progressFunc is the progress callback of call id. A tool reports its
+// progress as a whole each time (each text replaces the previous one);
+// the events carry that whole text as Progress and, as Text, what is new
+// since the previous one. It is safe for concurrent use.
+func progressFunc(id string, emit func(Event)) func(string) {
+	var mu sync.Mutex
+	prev := ""
+	return func(text string) {
+		mu.Lock()
+		delta := newText(prev, text)
+		prev = text
+		mu.Unlock()
+		emit(ToolProgress{ID: id, Text: delta, Progress: text})
+	}
+}
+
+// newText is what cur adds to prev: the rest of cur when it continues
+// prev, or what follows the longest run of whole lines that ends prev
+// and starts cur (a window of the last lines that moved on); otherwise
+// all of cur.
+func newText(prev, cur string) string {
+	if strings.HasPrefix(cur, prev) {
+		return cur[len(prev):]
+	}
+	for k := min(len(prev), len(cur)); k > 0; k-- {
+		if cur[k-1] == '\n' && strings.HasSuffix(prev, cur[:k]) {
+			return cur[k:]
+		}
+	}
+	return cur
 }

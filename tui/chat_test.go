@@ -72,6 +72,21 @@ func TestChatToolCommitsWhenDone(t *testing.T) {
 	}
 }
 
+// TestChatToolProgressReplaces: each progress text replaces the one
+// before (Kit's OnProgress pattern), it is not appended to it.
+func TestChatToolProgressReplaces(t *testing.T) {
+	c := plainChat(50, 12)
+	c.StartTool("t1", "deploy")
+	c.ToolRunning("t1", chatNow)
+	for _, p := range []string{"step 1", "step 2", "step 3"} {
+		c.ToolProgress("t1", p)
+	}
+	live := strings.Join(c.Frame(chatNow).Live, "\n")
+	if !strings.Contains(live, "step 3") || strings.Contains(live, "step 2") || strings.Contains(live, "step 1") {
+		t.Errorf("live view after three progress frames:\n%s\nwant only the last, step 3", live)
+	}
+}
+
 // TestChatHoldTool keeps a finished call live while an extension renders
 // it.
 func TestChatHoldTool(t *testing.T) {

@@ -55,10 +55,11 @@ func (c *Chat) ToolRunning(id string, start time.Time) {
 	t.dirty()
 }
 
-// ToolProgress adds partial output of a running tool.
+// ToolProgress shows the progress of a running tool: text replaces the
+// progress shown before (a status line, or the last lines of output).
 func (c *Chat) ToolProgress(id, text string) {
 	t := c.tool(id, "")
-	t.view.Result += text
+	t.view.Result = text
 	t.dirty()
 }
 

@@ -67,7 +67,7 @@ func (u *ui) onEvent(ev agent.Event) {
 	case agent.ToolExecutionStarted:
 		u.chat.ToolRunning(ev.ID, now)
 	case agent.ToolProgress:
-		u.chat.ToolProgress(ev.ID, ev.Text)
+		u.chat.ToolProgress(ev.ID, ev.Progress)
 	case agent.ToolResult:
 		text := blocksText(ev.Content)
 		u.chat.ToolDone(ev.ID, ev.Name, text, ev.IsError, toolDiff(ev), now)
