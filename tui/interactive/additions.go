@@ -398,12 +398,18 @@ func (u *ui) toolLook(id, name string, result *string, isError bool) {
 // ReloadExtensions runs /reload-ext on the UI loop (app.reload_extensions).
 func (b uiBridge) ReloadExtensions(ext string) bool {
 	b.post(func(u *ui) {
+		u.dirty = true
 		if u.busy || u.job != nil {
 			u.chat.AddNotice("warn", ext, "reload the extensions: zut is busy; try again when it is idle")
 			return
 		}
+		if u.extCommands > 0 {
+			// The asking extension may be inside a command: its answer
+			// comes first, then the reload.
+			u.reloadAfter = true
+			return
+		}
 		u.reloadExt()
-		u.dirty = true
 	})
 	return true
 }

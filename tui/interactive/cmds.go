@@ -117,11 +117,19 @@ func (u *ui) command(line string) {
 // extensionCommand runs an extension's command on a goroutine; its
 // response comes back through the inbox.
 func (u *ui) extensionCommand(name, args string) {
+	u.extCommands++
 	u.goJob(func() {
 		ctx, cancel := context.WithTimeout(u.ctx, 35*time.Second)
 		defer cancel()
 		r, err := u.app.InvokeExtension(ctx, name, args)
-		u.inbox.post(func(u *ui) { u.commandResult(name, r, err) })
+		u.inbox.post(func(u *ui) {
+			u.extCommands--
+			u.commandResult(name, r, err)
+			if u.extCommands == 0 && u.reloadAfter {
+				u.reloadAfter = false
+				u.reloadExt()
+			}
+		})
 	})
 }
 
@@ -150,7 +158,9 @@ func (u *ui) commandResult(name string, r app.CommandResult, err error) {
 		u.ed.Insert(r.Insert)
 	case "display":
 		if r.Display != "" {
-			u.note(tui.Note{Source: r.Extension, Text: r.Display, Display: true})
+			// The answer to the user's command goes into the transcript:
+			// it is not chrome, and it stays when the extension reloads.
+			u.chat.AddPrint(tui.Print{Source: r.Extension, Text: r.Display})
 		}
 	}
 }

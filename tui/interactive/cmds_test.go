@@ -564,3 +564,48 @@ func TestUIForkAsksAboutTheChosenMessage(t *testing.T) {
 		t.Errorf("before_fork = %+v, want target %s (the chosen user message), is_user_message, user_text %q", got, want, "second question")
 	}
 }
+
+// reloader is a raw Python extension whose /rl command asks zut to reload
+// the extensions (app.reload_extensions) and answers once zut has agreed.
+const reloader = `#!/usr/bin/env python3
+import json, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "reloader", "capabilities": ["commands", "host_requests"]})
+cmd = None
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "register_command", "name": "rl", "description": "reload"})
+        emit({"type": "ready"})
+    elif m["type"] == "command_invoked":
+        cmd = m["id"]
+        emit({"type": "host_request", "id": "h1", "method": "app.reload_extensions"})
+    elif m["type"] == "host_response" and cmd:
+        emit({"type": "command_response", "id": cmd, "action": "display", "display": "reload asked for"})
+        cmd = None
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUIExtensionCommandReloads: a command that asks for a reload gets
+// its answer shown first, then the extensions reload.
+func TestUIExtensionCommandReloads(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the reloader is a Python extension")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "reloader")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "rl.py"), []byte(reloader), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"reloader","exec":"./rl.py"}`), 0o644)
+	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base, args: []string{"-e", dir}})
+	h.idle()
+	h.typeText("/rl")
+	h.send("\r")
+	h.waitText("reload asked for")
+	h.waitText("extensions reloaded: 1 loaded")
+	if s := h.screen(true); strings.Contains(s, "stopped") {
+		t.Errorf("the extension was reported stopped:\n%s", s)
+	}
+}

@@ -106,6 +106,11 @@ type ui struct {
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time
 	reloading bool      // the extensions reload: the app\'s skills and tools change
+	// extCommands counts the extension commands waiting for their answer;
+	// a reload an extension asks for (app.reload_extensions) waits for
+	// them (reloadAfter), so that no command loses its answer.
+	extCommands int
+	reloadAfter bool
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
