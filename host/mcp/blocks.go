@@ -40,7 +40,7 @@ func (r *Result) Blocks() []Block {
 		case "audio":
 			text(fmt.Sprintf("[audio: %s, %s; zut cannot pass audio to the model]", orUnknown(c.MIMEType), base64Size(c.Data)))
 		case "resource_link":
-			text(describeLink(c))
+			text(describeLink(c, r.Server))
 		case "resource":
 			switch rc := c.Resource; {
 			case rc == nil:
@@ -74,7 +74,7 @@ func (r *Result) Text() string {
 	return strings.Join(parts, "\n")
 }
 
-func describeLink(c Content) string {
+func describeLink(c Content, server string) string {
 	var b strings.Builder
 	b.WriteString("[resource link: ")
 	name := c.Title
@@ -91,7 +91,11 @@ func describeLink(c Content) string {
 	if c.Description != "" {
 		b.WriteString(": " + c.Description)
 	}
-	b.WriteString("; read it with the mcp_resource tool]")
+	if server != "" {
+		fmt.Fprintf(&b, "; read it with the %s tool (server %q)]", ResourceToolName, server)
+	} else {
+		b.WriteString("; read it with the " + ResourceToolName + " tool]")
+	}
 	return b.String()
 }
 

@@ -107,11 +107,19 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	var res Result
+	var res struct {
+		Result
+		Content *[]Content `json:"content"`
+	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, &CallError{Server: c.name, Method: "tools/call", Err: fmt.Errorf("unusable result: %v", err)}
 	}
-	return &res, nil
+	if res.Content == nil {
+		return nil, &CallError{Server: c.name, Method: "tools/call", Err: errors.New("the result has no \"content\" array")}
+	}
+	res.Result.Content = *res.Content
+	res.Result.Server = c.name
+	return &res.Result, nil
 }
 
 // Prompt gets the prompt name filled with args.

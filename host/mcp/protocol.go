@@ -170,6 +170,7 @@ type Result struct {
 	Content    []Content       `json:"content"`
 	Structured json.RawMessage `json:"structuredContent,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
+	Server     string          `json:"-"` // the configured name of the server that answered
 }
 
 // PromptMessage is one message of a prompt.

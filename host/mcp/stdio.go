@@ -46,6 +46,8 @@ func startStdio(cfg ServerConfig, project string, log *logFile, s sink) (*stdioT
 			return nil, fmt.Errorf("start mcp server %q: command %q not found on PATH; install it or give its full path", cfg.Name, cfg.Command)
 		}
 		path = lp
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("start mcp server %q: command %q not found; check \"command\" in %s", cfg.Name, cfg.Command, cfg.File)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
