@@ -59,6 +59,9 @@ func (l *lineReader) next() ([]byte, error) {
 			continue
 		case io.EOF:
 			line = bytes.TrimRight(line, "\r\n")
+			if len(line) > l.max {
+				return nil, &TooLongError{Limit: l.max}
+			}
 			if len(bytes.TrimSpace(line)) == 0 {
 				return nil, io.EOF
 			}

@@ -12,7 +12,8 @@ import (
 // client returns the connection of s, waiting (bounded) while it starts
 // and restarting it when it stopped and may be restarted.
 func (m *Manager) client(ctx context.Context, s *server) (*Client, error) {
-	for attempt := 0; attempt < 2; attempt++ {
+	// stopped → starting → ready takes three rounds.
+	for attempt := 0; attempt < 4; attempt++ {
 		m.mu.Lock()
 		if m.closing {
 			m.mu.Unlock()
