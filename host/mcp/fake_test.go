@@ -28,16 +28,25 @@ func TestMain(m *testing.M) {
 type fakeServer struct {
 	mode    string
 	version string // forced protocol version, or "" to echo the client's
-	mu      sync.Mutex
 	send    func(v any)
+	*fakeState
+}
+
+// fakeState is what the fake server remembers between messages (and, over
+// HTTP, between POSTs of one session).
+type fakeState struct {
+	mu      sync.Mutex
 	changed bool // the tool list changed (tool "added" appears)
 	waiting map[string]chan json.RawMessage
 	cancels map[string]chan struct{}
 }
 
+func newFakeState() *fakeState {
+	return &fakeState{waiting: map[string]chan json.RawMessage{}, cancels: map[string]chan struct{}{}}
+}
+
 func newFakeServer(mode string, send func(v any)) *fakeServer {
-	return &fakeServer{mode: mode, version: os.Getenv("ZUT_MCP_FAKE_VERSION"), send: send,
-		waiting: map[string]chan json.RawMessage{}, cancels: map[string]chan struct{}{}}
+	return &fakeServer{mode: mode, version: os.Getenv("ZUT_MCP_FAKE_VERSION"), send: send, fakeState: newFakeState()}
 }
 
 func runFake(mode string) {

@@ -163,3 +163,6 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+func runtimeGosched()                            { time.Sleep(time.Millisecond) }
+func timeAfter(d time.Duration) <-chan time.Time { return time.After(d) }
