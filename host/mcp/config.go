@@ -287,6 +287,9 @@ func parseServer(name string, raw json.RawMessage, path string, origin Origin, g
 				s.Headers[k] = ex.expand(v)
 			}
 		}
+		if err := ex.err(); err != nil {
+			return fail("%v", err)
+		}
 		if err := checkServerURL(s.URL); err != nil {
 			return fail("%v", err)
 		}
@@ -414,12 +417,8 @@ func contains(list []string, s string) bool {
 
 // checkServerURL accepts http and https URLs with a host and no fragment.
 func checkServerURL(raw string) error {
-	u, err := parseURL(raw)
-	if err != nil {
-		return err
-	}
-	_ = u
-	return nil
+	_, err := parseURL(raw)
+	return err
 }
 
 // isJSONObject reports whether data is a JSON object.
