@@ -36,7 +36,8 @@ type fakeServer struct {
 // HTTP, between POSTs of one session).
 type fakeState struct {
 	mu      sync.Mutex
-	changed bool // the tool list changed (tool "added" appears)
+	changed bool   // the tool list changed (tool "added" appears)
+	agreed  string // the negotiated protocol version
 	waiting map[string]chan json.RawMessage
 	cancels map[string]chan struct{}
 }
@@ -160,6 +161,9 @@ func (f *fakeServer) handle(line []byte, lock, unlock func(), w *bufio.Writer) {
 		if f.version != "" {
 			v = f.version
 		}
+		f.mu.Lock()
+		f.agreed = v
+		f.mu.Unlock()
 		if f.mode == "slowinit" {
 			time.Sleep(300 * time.Millisecond)
 		}
@@ -284,6 +288,13 @@ func (f *fakeServer) call(m fakeMsg, p map[string]json.RawMessage, lock, unlock 
 	case "audio":
 		ok(map[string]any{"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
 	case "link":
+		f.mu.Lock()
+		old := f.agreed == "2025-03-26" // no resource_link before 2025-06-18
+		f.mu.Unlock()
+		if old {
+			ok(text("see fake://notes/1"))
+			return
+		}
 		ok(map[string]any{"type": "resource_link", "uri": "fake://notes/1", "name": "note one", "mimeType": "text/plain", "description": "The first note"})
 	case "embedded":
 		ok(map[string]any{"type": "resource", "resource": map[string]any{"uri": "fake://notes/2", "mimeType": "text/plain", "text": "embedded text"}},

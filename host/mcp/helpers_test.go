@@ -166,3 +166,11 @@ func golden(t *testing.T, name, got string) {
 
 func runtimeGosched()                            { time.Sleep(time.Millisecond) }
 func timeAfter(d time.Duration) <-chan time.Time { return time.After(d) }
+
+type contextT = context.Context
+
+func contextBG() context.Context { return context.Background() }
+
+func contextWithCancel() (context.Context, context.CancelFunc) {
+	return context.WithCancel(context.Background())
+}

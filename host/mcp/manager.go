@@ -295,8 +295,14 @@ func (m *Manager) monitor(s *server, c *Client) {
 		return
 	case <-c.Done():
 	}
-	err := c.Err()
 	c.Close() // reaps the process and joins the connection's goroutines
+	m.stopped(s, c)
+}
+
+// stopped records that the connection c of s ended, unless that was
+// recorded already, and tells the user.
+func (m *Manager) stopped(s *server, c *Client) {
+	err := c.Err()
 	m.mu.Lock()
 	if m.closing || s.client != c {
 		m.mu.Unlock()
@@ -306,11 +312,9 @@ func (m *Manager) monitor(s *server, c *Client) {
 	left := maxRestarts - s.restarts
 	m.mu.Unlock()
 	var stopped *StoppedError
-	msg := err.Error()
+	msg := (&StoppedError{Server: s.cfg.Name, Log: c.LogPath(), Err: err}).Error()
 	if errors.As(err, &stopped) {
 		msg = stopped.Error()
-	} else {
-		msg = (&StoppedError{Server: s.cfg.Name, Log: c.LogPath(), Err: err}).Error()
 	}
 	if left > 0 {
 		m.note(s, "%s; zut starts it again when one of its tools is next used", msg)

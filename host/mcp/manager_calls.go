@@ -13,7 +13,7 @@ import (
 // and restarting it when it stopped and may be restarted.
 func (m *Manager) client(ctx context.Context, s *server) (*Client, error) {
 	// stopped → starting → ready takes three rounds.
-	for attempt := 0; attempt < 4; attempt++ {
+	for attempt := 0; attempt < 5; attempt++ {
 		m.mu.Lock()
 		if m.closing {
 			m.mu.Unlock()
@@ -23,6 +23,10 @@ func (m *Manager) client(ctx context.Context, s *server) (*Client, error) {
 		case StateReady:
 			c := s.client
 			m.mu.Unlock()
+			if isClosed(c.Done()) { // it ended before its monitor noticed
+				m.stopped(s, c)
+				continue
+			}
 			return c, nil
 		case StateStopped:
 			if s.restarts >= maxRestarts {
