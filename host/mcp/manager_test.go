@@ -14,16 +14,25 @@ type events struct {
 	notes *notes
 	mu    sync.Mutex
 	tools chan struct{}
+	res   chan struct{}
 	wait  []string
 }
 
-func newEvents() *events { return &events{notes: newNotes(), tools: make(chan struct{}, 100)} }
+func newEvents() *events {
+	return &events{notes: newNotes(), tools: make(chan struct{}, 100), res: make(chan struct{}, 100)}
+}
 
 func (e *events) callbacks() Callbacks {
 	return Callbacks{
 		ToolsChanged: func() {
 			select {
 			case e.tools <- struct{}{}:
+			default:
+			}
+		},
+		ResourcesChanged: func() {
+			select {
+			case e.res <- struct{}{}:
 			default:
 			}
 		},
