@@ -129,9 +129,10 @@ func (t *stdioTransport) read() {
 }
 
 // exitCause describes why stdout ended: the exit status when the child
-// exits soon, else "closed its stdout".
+// exits within a few seconds (a loaded machine can be slow to reap), else
+// "closed its stdout".
 func (t *stdioTransport) exitCause() error {
-	timer := time.NewTimer(time.Second)
+	timer := time.NewTimer(5 * time.Second)
 	defer timer.Stop()
 	select {
 	case <-t.exited:

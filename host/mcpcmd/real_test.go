@@ -45,5 +45,6 @@ func TestDoctorRealServers(t *testing.T) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}
 	}
-	t.Logf("transcript:\n%s", e.scrub(out))
+	r := strings.NewReplacer(e.home, "<home>", e.project, "<project>", filepath.Join(dir, "node_modules")+"/", "…/")
+	t.Logf("transcript:\n%s", r.Replace(out))
 }
