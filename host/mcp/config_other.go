@@ -1,0 +1,5 @@
+//go:build !unix
+
+package mcp
+
+const openNonblock = 0
