@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -21,7 +22,8 @@ const (
 // fileDiagnostics is the last publishDiagnostics of one file.
 type fileDiagnostics struct {
 	version *int
-	seq     uint64 // order of arrival among all publications
+	seq     uint64    // order of arrival among all publications
+	at      time.Time // arrival
 	items   []wireDiagnostic
 }
 
@@ -57,7 +59,7 @@ func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) 
 		return
 	}
 	ds.seq++
-	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, items: items}
+	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, at: time.Now(), items: items}
 	close(ds.changed)
 	ds.changed = make(chan struct{})
 }
@@ -91,6 +93,17 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 		}
 		return rep.Items, nil
 	}
+	f, err := s.published(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	return f.items, nil
+}
+
+// published waits for the first publication for d's file that arrived
+// after d's last change was sent and, when the server sends versions, is
+// of version d.version or later.
+func (s *server) published(ctx context.Context, d docState) (*fileDiagnostics, error) {
 	ds := &s.diag
 	for {
 		ds.mu.Lock()
@@ -98,7 +111,7 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 		ch := ds.changed
 		ds.mu.Unlock()
 		if f != nil && f.seq > d.sentSeq && (f.version == nil || *f.version >= d.version) {
-			return f.items, nil
+			return f, nil
 		}
 		select {
 		case <-ch:
@@ -109,6 +122,29 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 			return nil, ctx.Err()
 		case <-s.conn.Done():
 			return nil, s.deadError("")
+		}
+	}
+}
+
+// newer waits up to settle for a publication for the file at path that
+// arrived after sequence number after, and returns the newest one held.
+func (ds *diagStore) newer(ctx context.Context, path string, after uint64, settle time.Duration) *fileDiagnostics {
+	t := time.NewTimer(settle)
+	defer t.Stop()
+	for {
+		ds.mu.Lock()
+		f := ds.files[path]
+		ch := ds.changed
+		ds.mu.Unlock()
+		if f != nil && f.seq > after {
+			return f
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return f
+		case <-ctx.Done():
+			return f
 		}
 	}
 }

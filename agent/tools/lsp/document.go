@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,8 +26,9 @@ type document struct {
 	text      *text
 	size      int64
 	mtime     time.Time
-	sentSeq   uint64 // diagnostics sequence number when the last change was sent
-	used      uint64 // recency, for closing the least recently used
+	sentSeq   uint64    // diagnostics sequence number when the last change was sent
+	sentAt    time.Time // when it was sent
+	used      uint64    // recency, for closing the least recently used
 }
 
 // docState is a document as one sync left it.
@@ -34,11 +36,12 @@ type docState struct {
 	path, uri string
 	version   int
 	sentSeq   uint64
+	sentAt    time.Time
 	text      *text
 }
 
 func (d *document) state() docState {
-	return docState{path: d.path, uri: d.uri, version: d.version, sentSeq: d.sentSeq, text: d.text}
+	return docState{path: d.path, uri: d.uri, version: d.version, sentSeq: d.sentSeq, sentAt: d.sentAt, text: d.text}
 }
 
 // docSet is the documents open on one server. Its mutex serialises syncs,
@@ -98,7 +101,7 @@ func (s *server) sync(ctx context.Context, abs string, force bool) (docState, er
 	content := string(data)
 	if d == nil {
 		d = &document{path: abs, uri: fileURI(abs), version: 1, text: newText(content),
-			size: fi.Size(), mtime: fi.ModTime(), used: ds.tick, sentSeq: s.diag.current()}
+			size: fi.Size(), mtime: fi.ModTime(), used: ds.tick, sentSeq: s.diag.current(), sentAt: time.Now()}
 		if s.sends() {
 			err := s.notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": textDocumentItem{
 				URI: d.uri, LanguageID: s.cfg.languageID(abs), Version: d.version, Text: content}})
@@ -117,12 +120,14 @@ func (s *server) sync(ctx context.Context, abs string, force bool) (docState, er
 	old := d.text
 	d.version++
 	d.text = newText(content)
-	d.sentSeq = s.diag.current()
+	d.sentSeq, d.sentAt = s.diag.current(), time.Now()
 	if !s.sends() {
 		return d.state(), nil
 	}
 	var changes []contentChange
-	if s.syncKind == syncIncremental {
+	// A lone CR ends a line for the specification but not for every
+	// server; whole-text changes keep both sides equal.
+	if s.syncKind == syncIncremental && !hasLoneCR(old.s) && !hasLoneCR(content) {
 		start, oldEnd, newEnd := change(old.s, content)
 		r := span{Start: old.positionAt(start, s.enc), End: old.positionAt(oldEnd, s.enc)}
 		changes = []contentChange{{Range: &r, Text: content[start:newEnd]}}
@@ -197,3 +202,18 @@ type fileError struct{ err error }
 
 func (e *fileError) Error() string { return unwrapPath(e.err).Error() }
 func (e *fileError) Unwrap() error { return e.err }
+
+// hasLoneCR reports whether s holds a CR that is not part of a CRLF.
+func hasLoneCR(s string) bool {
+	for i := strings.IndexByte(s, '\r'); i >= 0; {
+		if i+1 >= len(s) || s[i+1] != '\n' {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}

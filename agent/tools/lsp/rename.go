@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/tools"
@@ -14,6 +15,10 @@ import (
 // maxRecheck bounds the renamed files whose diagnostics are awaited after
 // an applied rename.
 const maxRecheck = 20
+
+// recheckSettle is how long an applied rename waits for a file to be
+// published again after the last renamed file changed.
+const recheckSettle = 500 * time.Millisecond
 
 // rename answers rename: the edits, written through Config.Apply when
 // apply is set.
@@ -146,18 +151,26 @@ func (t *lspTool) recheck(ctx context.Context, s *server, edits []FileEdit) stri
 			states = append(states, d)
 		}
 	}
-	last := s.diag.current()
+	var last uint64
 	for _, d := range states {
 		last = max(last, d.sentSeq)
 	}
+	pull := provides(s.caps.DiagnosticProvider)
 	results := make([][]Diagnostic, len(states))
 	var wg sync.WaitGroup
 	for i, d := range states {
-		d.sentSeq = last
 		wg.Go(func() {
 			items, err := s.diagnostics(wctx, d)
 			if err != nil {
 				return
+			}
+			if !pull {
+				// A publication from before the last file changed may
+				// judge this one against its neighbours' old text: give
+				// the server a moment to publish again.
+				if f := s.diag.newer(wctx, d.path, last, recheckSettle); f != nil {
+					items = f.items
+				}
 			}
 			for _, dg := range toDiagnostics(t.m.paths.Display(d.path), d.text, s.enc, items) {
 				if dg.Severity == "error" {

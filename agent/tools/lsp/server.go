@@ -178,7 +178,10 @@ func (s *server) launch() (err error) {
 		} `json:"serverInfo"`
 	}
 	if err := s.conn.Call(ctx, "initialize", s.initializeParams(), &res); err != nil {
-		if s.procCtx.Err() != nil {
+		s.mu.Lock()
+		stopping := s.stopping
+		s.mu.Unlock()
+		if stopping {
 			return fmt.Errorf("start %s: stopped before it was ready", s.cfg.Name)
 		}
 		return s.callError(context.Background(), ctx, "initialize", err)

@@ -11,20 +11,20 @@ import (
 type encoding int
 
 const (
-	utf16     encoding = iota // UTF-16 code units, the LSP default
-	utf8Bytes                 // bytes
-	utf32                     // code points
+	encUTF16 encoding = iota // UTF-16 code units, the LSP default
+	encUTF8                  // bytes
+	encUTF32                 // code points
 )
 
 // parseEncoding reads a PositionEncodingKind; unknown kinds are UTF-16.
 func parseEncoding(s string) encoding {
 	switch s {
 	case "utf-8":
-		return utf8Bytes
+		return encUTF8
 	case "utf-32":
-		return utf32
+		return encUTF32
 	}
-	return utf16
+	return encUTF16
 }
 
 func (e encoding) String() string {
@@ -35,9 +35,9 @@ func (e encoding) String() string {
 // invalid byte counts as one unit, as the U+FFFD it stands for.
 func (e encoding) units(r rune, size int) int {
 	switch e {
-	case utf8Bytes:
+	case encUTF8:
 		return size
-	case utf32:
+	case encUTF32:
 		return 1
 	}
 	if r >= 0x10000 {
