@@ -212,6 +212,9 @@ func (t *lspTool) workspaceSymbols(ctx context.Context, c call, det *Details, pr
 		if !s.isReady() {
 			progress("starting " + s.cfg.Name)
 		}
+		if c.path == "" && s.waitReady(ctx) == nil {
+			s.refresh(ctx)
+		}
 		var raw []symbolInformation
 		if err := s.call(ctx, "workspace/symbol", map[string]string{"query": c.query}, &raw); err != nil {
 			if ctx.Err() != nil {

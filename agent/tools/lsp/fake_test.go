@@ -29,6 +29,37 @@ import (
 
 const fakeEnv = "ZUT_LSP_FAKE"
 
+// fakeRecordEnv names a file where the fake appends every message it
+// receives, and every answer it gets, as JSON lines.
+const fakeRecordEnv = "ZUT_LSP_FAKE_RECORD"
+
+// recorded is one line of the fake's recording.
+type recorded struct {
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Answer string          `json:"answer,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+var recordMu sync.Mutex
+
+// record appends r to the recording, when there is one.
+func record(r recorded) {
+	p := os.Getenv(fakeRecordEnv)
+	if p == "" {
+		return
+	}
+	recordMu.Lock()
+	defer recordMu.Unlock()
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	b, _ := json.Marshal(r)
+	f.Write(append(b, '\n'))
+}
+
 // fakeConfig is a server config that runs the fake in mode for ".fake"
 // files.
 func fakeConfig(mode string) ServerConfig {
@@ -111,6 +142,7 @@ func (f *fakeServer) broken() int {
 }
 
 func (f *fakeServer) request(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	record(recorded{Method: method, Params: params})
 	switch method {
 	case "initialize":
 		caps := map[string]any{
@@ -219,6 +251,7 @@ func (f *fakeServer) request(ctx context.Context, method string, params json.Raw
 }
 
 func (f *fakeServer) notification(method string, params json.RawMessage) {
+	record(recorded{Method: method, Params: params})
 	switch method {
 	case "initialized":
 		go f.afterInitialized()
@@ -277,6 +310,13 @@ func (f *fakeServer) afterInitialized() {
 		var res json.RawMessage
 		err := f.conn.Call(ctx, method, params, &res)
 		f.mu.Lock()
+		if err == nil {
+			r := res
+			if r == nil {
+				r = json.RawMessage("null")
+			}
+			record(recorded{Answer: method, Result: r})
+		}
 		switch {
 		case err != nil:
 			f.answers[method] = "error: " + err.Error()
@@ -294,9 +334,11 @@ func (f *fakeServer) afterInitialized() {
 	ask("window/showDocument", map[string]string{"uri": "file:///x"})
 	ask("fake/unknown", nil)
 	var cfg []json.RawMessage
-	f.conn.Call(ctx, "workspace/configuration", map[string]any{"items": []map[string]string{{"section": "fake"}}}, &cfg)
+	f.conn.Call(ctx, "workspace/configuration", map[string]any{"items": []map[string]string{{"section": "fake"}, {"section": "none"}}}, &cfg)
+	raw, _ := json.Marshal(cfg)
+	record(recorded{Answer: "workspace/configuration", Result: raw})
 	f.mu.Lock()
-	if len(cfg) == 1 {
+	if len(cfg) == 2 {
 		f.config = cfg[0]
 	}
 	f.mu.Unlock()

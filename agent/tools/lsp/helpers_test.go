@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 // copyDir copies the files of the testdata directory src into a fresh
 // temporary directory and returns it.
-func copyDir(t *testing.T, src string) string {
+func copyDir(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
@@ -123,7 +123,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 // goplsPath finds gopls through ZUT_GOPLS or PATH, or skips the test.
-func goplsPath(t *testing.T) string {
+func goplsPath(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("ZUT_GOPLS"); p != "" {
 		return p
@@ -144,7 +144,7 @@ func goplsConfig(path string) ServerConfig {
 }
 
 // writeFile replaces a test file's content.
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 )
 
 // fakeDir is a fresh workspace for the fake server with the files given.
-func fakeDir(t *testing.T, files map[string]string) string {
+func fakeDir(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
@@ -383,7 +383,9 @@ func TestCloseStopsEverything(t *testing.T) {
 			if mode == "no-exit" && (err == nil || !strings.Contains(err.Error(), "did not exit after shutdown, so it was killed")) {
 				t.Errorf("Close = %v, want the kill reported", err)
 			}
-			if mode == "child" && err != nil {
+			if mode == "child" && err != nil && !strings.Contains(err.Error(), "so it was killed") {
+				// A loaded machine may make the fake miss the exit bound;
+				// then it is killed, which is also right.
 				t.Errorf("Close = %v", err)
 			}
 			if alive(pid) {
