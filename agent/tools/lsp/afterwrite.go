@@ -47,16 +47,14 @@ func (m *Manager) DiagnosticsAfterWrite(ctx context.Context, path string) string
 		}
 	}
 	switch {
-	case errors.Is(err, errNoDiagnostics), errors.Is(err, context.DeadlineExceeded) && !s.isReady():
+	case errors.Is(err, errNoDiagnostics) || errors.Is(err, context.DeadlineExceeded):
 		what := "sent no diagnostics for " + shown
 		if !s.isReady() {
 			what = "is still starting, so it has not checked " + shown
 		}
 		return fmt.Sprintf("lsp: %s %s within %s; check later with lsp action=diagnostics", s.cfg.Name, what, wait)
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("lsp: %s sent no diagnostics for %s within %s; check later with lsp action=diagnostics", s.cfg.Name, shown, wait)
 	case ctx.Err() != nil:
-		return ""
+		return "" // the caller gave up
 	}
 	return fmt.Sprintf("lsp: no diagnostics for %s: %v", shown, err)
 }

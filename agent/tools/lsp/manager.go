@@ -80,9 +80,6 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Home == "" {
 		cfg.Home, _ = os.UserHomeDir()
 	}
-	if cfg.DiagnosticsWait <= 0 {
-		cfg.DiagnosticsWait = 0 // resolved with lsp.json in wait()
-	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = defaultRequestTimeout
 	}

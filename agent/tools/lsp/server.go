@@ -389,8 +389,11 @@ func (s *server) deadError(during string) error {
 	}
 	t.Stop()
 	s.mu.Lock()
-	state := s.exitState
+	state, stopping := s.exitState, s.stopping
 	s.mu.Unlock()
+	if stopping {
+		return errClosed
+	}
 	var b strings.Builder
 	cerr := s.conn.Err()
 	switch {

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 // fakeDir is a fresh workspace for the fake server with the files given.
@@ -67,7 +65,7 @@ func TestIncrementalSync(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			writeFile(t, path, tc.content)
 			got := m.DiagnosticsAfterWrite(t.Context(), path)
-			if want := strings.Count(tc.content, "ERROR"); want > 0 && !strings.Contains(got, tools_plural(want, "error")) {
+			if want := strings.Count(tc.content, "ERROR"); want > 0 && !strings.Contains(got, countWord(want, "error")) {
 				t.Errorf("DiagnosticsAfterWrite = %q, want %d errors", got, want)
 			}
 			if st := fakeStateOf(t, m, path); st.Text != tc.content {
@@ -96,7 +94,8 @@ func TestIncrementalSync(t *testing.T) {
 	}
 }
 
-func tools_plural(n int, w string) string {
+// countWord prints "1 error" or "2 errors".
+func countWord(n int, w string) string {
 	if n == 1 {
 		return "1 " + w
 	}
@@ -320,8 +319,7 @@ func TestCancelDuringRequest(t *testing.T) {
 func TestRestartAfterCrash(t *testing.T) {
 	dir := fakeDir(t, map[string]string{"a.fake": "x\n"})
 	m := newManager(t, dir, fakeConfig("crash-request"))
-	first := fakeStateOf(t, m, "a.fake")
-	_ = first
+	fakeStateOf(t, m, "a.fake")
 	pid := m.running()[0].pid
 	if r := run(t, m, `{"action":"definition","path":"a.fake","line":1,"column":1}`); !r.IsError {
 		t.Fatalf("definition on a crashing server = %q, want an error", r.Text())
@@ -462,6 +460,18 @@ func TestPositionErrors(t *testing.T) {
 			t.Errorf("lsp %s = %q, want %q", tc.args, r.Text(), tc.want)
 		}
 	}
-	_ = errors.New
-	_ = utf8.RuneLen
+}
+
+func TestWorkspaceSymbolsStartsProjectServer(t *testing.T) {
+	dir := fakeDir(t, map[string]string{"a.fake": "x\n"})
+	m := newManager(t, dir, fakeConfig("ok"))
+	r := run(t, m, `{"action":"symbols","query":"zz"}`)
+	if r.IsError || r.Text() != `fake found no symbols matching "zz"` {
+		t.Fatalf("workspace symbols with no server running = %q, want the project's fake started and asked", r.Text())
+	}
+	os.Remove(filepath.Join(dir, "fake.root"))
+	m2 := newManager(t, dir, fakeConfig("ok"))
+	if r := run(t, m2, `{"action":"symbols","query":"zz"}`); !r.IsError || !strings.Contains(r.Text(), "give path, a source file, to choose the server") {
+		t.Fatalf("workspace symbols without a project server = %q", r.Text())
+	}
 }
