@@ -1,0 +1,258 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zut-go/zut/agent/tools"
+)
+
+// Bounds on the diagnostics kept per server.
+const (
+	maxDiagnosticFiles   = 10000
+	maxDiagnosticsInFile = 1000
+)
+
+// fileDiagnostics is the last publishDiagnostics of one file.
+type fileDiagnostics struct {
+	version *int
+	seq     uint64    // order of arrival among all publications
+	at      time.Time // arrival
+	items   []wireDiagnostic
+}
+
+// diagStore holds the diagnostics a server published, and wakes those
+// waiting for new ones. Safe for concurrent use.
+type diagStore struct {
+	mu      sync.Mutex
+	files   map[string]*fileDiagnostics
+	seq     uint64
+	changed chan struct{} // closed and replaced at every publication
+}
+
+func (ds *diagStore) init() {
+	ds.files = map[string]*fileDiagnostics{}
+	ds.changed = make(chan struct{})
+}
+
+// current is the sequence number of the last publication.
+func (ds *diagStore) current() uint64 {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.seq
+}
+
+// publish records one publication; it never blocks.
+func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) {
+	if len(items) > maxDiagnosticsInFile {
+		items = items[:maxDiagnosticsInFile]
+	}
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	if _, ok := ds.files[path]; !ok && len(ds.files) >= maxDiagnosticFiles {
+		return
+	}
+	ds.seq++
+	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, at: time.Now(), items: items}
+	close(ds.changed)
+	ds.changed = make(chan struct{})
+}
+
+// all returns a copy of every file's diagnostics.
+func (ds *diagStore) all() map[string][]wireDiagnostic {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	out := make(map[string][]wireDiagnostic, len(ds.files))
+	for p, f := range ds.files {
+		if len(f.items) > 0 {
+			out[p] = f.items
+		}
+	}
+	return out
+}
+
+// errNoDiagnostics is a wait for diagnostics that ran out of time.
+var errNoDiagnostics = errors.New("no diagnostics in time")
+
+// diagnostics returns the diagnostics of a document in state d: pulled
+// with textDocument/diagnostic when the server offers it, else the
+// first publication that arrived after d's last change was sent and, when
+// the server sends versions, is of version d.version or later.
+func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic, error) {
+	if provides(s.caps.DiagnosticProvider) {
+		var rep documentDiagnosticReport
+		err := s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": textDocumentIdentifier{URI: d.uri}}, &rep)
+		if err != nil {
+			return nil, err
+		}
+		return rep.Items, nil
+	}
+	f, err := s.published(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	return f.items, nil
+}
+
+// published waits for the first publication for d's file that arrived
+// after d's last change was sent and, when the server sends versions, is
+// of version d.version or later.
+func (s *server) published(ctx context.Context, d docState) (*fileDiagnostics, error) {
+	ds := &s.diag
+	for {
+		ds.mu.Lock()
+		f := ds.files[d.path]
+		ch := ds.changed
+		ds.mu.Unlock()
+		if f != nil && f.seq > d.sentSeq && (f.version == nil || *f.version >= d.version) {
+			return f, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, errNoDiagnostics
+			}
+			return nil, ctx.Err()
+		case <-s.conn.Done():
+			return nil, s.deadError("")
+		}
+	}
+}
+
+// newer waits up to settle for a publication for the file at path that
+// arrived after sequence number after, and returns the newest one held.
+func (ds *diagStore) newer(ctx context.Context, path string, after uint64, settle time.Duration) *fileDiagnostics {
+	t := time.NewTimer(settle)
+	defer t.Stop()
+	for {
+		ds.mu.Lock()
+		f := ds.files[path]
+		ch := ds.changed
+		ds.mu.Unlock()
+		if f != nil && f.seq > after {
+			return f
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return f
+		case <-ctx.Done():
+			return f
+		}
+	}
+}
+
+// severityName names a DiagnosticSeverity; a missing one counts as an
+// error, as editors show it.
+func severityName(n int) string {
+	switch n {
+	case 2:
+		return "warning"
+	case 3:
+		return "info"
+	case 4:
+		return "hint"
+	}
+	return "error"
+}
+
+// codeText prints a diagnostic code, a number or a string.
+func codeText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// toDiagnostics converts wire diagnostics of the file at abs, placed in t
+// (nil when the file could not be read), sorted errors first.
+func toDiagnostics(shown string, t *text, enc encoding, items []wireDiagnostic) []Diagnostic {
+	out := make([]Diagnostic, 0, len(items))
+	for _, w := range items {
+		d := Diagnostic{Path: shown, Severity: severityName(w.Severity), Source: w.Source,
+			Code: codeText(w.Code), Message: strings.TrimSpace(w.Message)}
+		d.Line, d.Column, d.EndLine, d.EndColumn = placeSpan(t, enc, w.Range)
+		if t != nil {
+			d.Text = strings.TrimSpace(t.line(d.Line - 1))
+		}
+		out = append(out, d)
+	}
+	sortDiagnostics(out)
+	return out
+}
+
+// sortDiagnostics orders errors first, then warnings, info and hints, each
+// by file and position.
+func sortDiagnostics(ds []Diagnostic) {
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2, "hint": 3}
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if rank[a.Severity] != rank[b.Severity] {
+			return rank[a.Severity] < rank[b.Severity]
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// countSeverities prints "2 errors, 1 warning".
+func countSeverities(ds []Diagnostic) string {
+	counts := map[string]int{}
+	for _, d := range ds {
+		counts[d.Severity]++
+	}
+	var parts []string
+	for _, sev := range []string{"error", "warning", "info", "hint"} {
+		switch n := counts[sev]; {
+		case n == 0:
+		case sev == "info":
+			parts = append(parts, fmt.Sprintf("%d info", n))
+		default:
+			parts = append(parts, tools.Plural(n, sev))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatDiagnostics prints up to max diagnostics, one per line with the
+// source line under it, and a last line counting the rest.
+func formatDiagnostics(b *strings.Builder, ds []Diagnostic, max int, more string) {
+	for i, d := range ds {
+		if i == max {
+			fmt.Fprintf(b, "… and %d more%s\n", len(ds)-max, more)
+			break
+		}
+		fmt.Fprintf(b, "%s:%d:%d: %s: %s", d.Path, d.Line, d.Column, d.Severity, d.Message)
+		var tag []string
+		if d.Source != "" {
+			tag = append(tag, d.Source)
+		}
+		if d.Code != "" {
+			tag = append(tag, d.Code)
+		}
+		if len(tag) > 0 {
+			fmt.Fprintf(b, " [%s]", strings.Join(tag, " "))
+		}
+		b.WriteByte('\n')
+		if d.Text != "" {
+			fmt.Fprintf(b, "    %d | %s\n", d.Line, clipText(d.Text, 200))
+		}
+	}
+}
