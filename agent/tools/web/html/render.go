@@ -1,0 +1,469 @@
+package html
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// renderer writes the text of a tree. Text is written word by word; block
+// elements ask for line breaks that are written, with the current
+// indentation, only when more text follows.
+type renderer struct {
+	t       *tree
+	base    *url.URL
+	page    string // the page URL without its fragment, to spot self-links
+	links   *linkSet
+	rootLen int32
+	out     []byte
+
+	nl        int    // line breaks owed before the next word: 0, 1 or 2 (a blank line)
+	space     bool   // a space is owed before the next word
+	lineStart bool   // nothing written on the current line yet
+	col       int    // runes on the current line
+	indent    string // prefix of new lines
+	blank     string // prefix of the owed blank line (the shorter indent around it)
+	first     string // prefix of the next new line, when hasFirst (a list marker)
+	hasFirst  bool
+	glue      string // text written just before the next word ("## ", "[")
+	flat      int    // > 0: line breaks become spaces (headings, links, cells)
+	noWrap    int    // > 0: no wrapping (headings, cells)
+	inLink    int    // > 0: inside a link's text
+	lists     []listState
+}
+
+type listState struct {
+	ordered bool
+	n       int
+}
+
+// linkSet numbers the links of a page.
+type linkSet struct {
+	list []Link
+	ids  map[string]int
+}
+
+func (s *linkSet) add(u, text string) int {
+	if id, ok := s.ids[u]; ok {
+		return id
+	}
+	s.list = append(s.list, Link{Text: text, URL: u})
+	s.ids[u] = len(s.list)
+	return len(s.list)
+}
+
+func newRenderer(t *tree, base, pageURL *url.URL) *renderer {
+	r := &renderer{t: t, base: base, links: &linkSet{ids: map[string]int{}}, lineStart: true}
+	if pageURL != nil {
+		p := *pageURL
+		p.Fragment, p.RawFragment = "", ""
+		r.page = p.String()
+	}
+	return r
+}
+
+// block asks for n line breaks (2: a blank line) before the next word.
+func (r *renderer) block(n int) {
+	if r.flat > 0 {
+		r.space = true
+		return
+	}
+	if n >= 2 {
+		if r.nl >= 2 {
+			r.blank = commonPrefix(r.blank, r.indent)
+		} else {
+			r.blank = r.indent
+		}
+	}
+	r.nl = max(r.nl, n)
+}
+
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
+// breakLine writes the line breaks owed and the new line's prefix.
+func (r *renderer) breakLine() {
+	if len(r.out) > 0 {
+		r.out = append(r.out, '\n')
+		if r.nl > 1 {
+			r.out = append(r.out, strings.TrimRight(r.blank, " ")...)
+			r.out = append(r.out, '\n')
+		}
+	}
+	prefix := r.indent
+	if r.hasFirst {
+		prefix, r.hasFirst = r.first, false
+	}
+	r.out = append(r.out, prefix...)
+	r.col = utf8.RuneCountInString(prefix)
+	r.nl, r.space, r.lineStart = 0, false, true
+}
+
+// word writes w, preceded by the owed space or line break.
+func (r *renderer) word(w string) { r.wordBytes([]byte(w)) }
+
+// wordBytes is word for bytes, which it does not keep.
+func (r *renderer) wordBytes(w []byte) {
+	if r.nl > 0 {
+		r.breakLine()
+	}
+	n := utf8.RuneCount(w) + utf8.RuneCountInString(r.glue)
+	if r.space && !r.lineStart {
+		// Links stay on one line: only their first word may wrap.
+		canWrap := r.noWrap == 0 && (r.inLink == 0 || strings.HasSuffix(r.glue, "["))
+		if canWrap && r.col+1+n > Width {
+			r.out = append(r.out, '\n')
+			r.out = append(r.out, r.indent...)
+			r.col = utf8.RuneCountInString(r.indent)
+		} else {
+			r.out = append(r.out, ' ')
+			r.col++
+		}
+	}
+	r.out = append(r.out, r.glue...)
+	r.out = append(r.out, w...)
+	r.glue = ""
+	r.col += n
+	r.space, r.lineStart = false, false
+}
+
+// inline writes text in the normal flow: runs of white space become one
+// space, wrapped at Width.
+func (r *renderer) inline(s []byte) {
+	for i := 0; i < len(s); {
+		if w := spaceWidth(s, i); w > 0 {
+			r.space = true
+			i += w
+			continue
+		}
+		j := i
+		for j < len(s) && spaceWidth(s, j) == 0 {
+			j++
+		}
+		r.wordBytes(s[i:j])
+		i = j
+	}
+}
+
+// spaceWidth returns the length of the white space character at s[i], 0
+// when there is none; a no-break space counts as a space.
+func spaceWidth(s []byte, i int) int {
+	switch c := s[i]; {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		return 1
+	case c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
+		return 2
+	}
+	return 0
+}
+
+// children renders the children of node i.
+func (r *renderer) children(i int32) {
+	for c := r.t.nodes[i].first; c >= 0; c = r.t.nodes[c].next {
+		r.node(c)
+	}
+}
+
+// dropped reports whether node i is left out.
+func (r *renderer) dropped(i int32) bool {
+	n := &r.t.nodes[i]
+	if alwaysDropped(n) {
+		return true
+	}
+	// A form or a block with a boilerplate class that holds most of the
+	// text is the page itself (some sites wrap everything in a form).
+	return r.t.looksBoilerplate(i) && n.textLen*3 < r.rootLen*2
+}
+
+// node renders node i.
+func (r *renderer) node(i int32) {
+	n := &r.t.nodes[i]
+	if n.tag == tagText {
+		r.inline(r.t.text[n.ts:n.te])
+		return
+	}
+	if r.dropped(i) {
+		return
+	}
+	switch n.tag {
+	case tagBr:
+		if r.flat > 0 {
+			r.space = true
+		} else if !r.lineStart || r.nl > 0 {
+			r.nl = min(r.nl+1, 2)
+		}
+	case tagHr:
+		r.block(2)
+		r.word("---")
+		r.block(2)
+	case tagP:
+		r.block(2)
+		r.children(i)
+		r.block(2)
+	case tagH1, tagH2, tagH3, tagH4, tagH5, tagH6:
+		r.heading(i, int(n.tag-tagH1)+1)
+	case tagUl, tagOl, tagMenu:
+		r.list(i, n.tag == tagOl)
+	case tagLi:
+		r.item(i)
+	case tagDt:
+		r.block(1)
+		r.children(i)
+		r.block(1)
+	case tagDd:
+		r.indented(i, "  ")
+	case tagBlockquote:
+		r.block(2)
+		r.indented(i, "> ")
+		r.block(2)
+	case tagPre:
+		r.code(i)
+	case tagCode, tagKbd, tagSamp, tagTt:
+		r.inlineCode(i)
+	case tagTable:
+		r.table(i)
+	case tagA:
+		r.link(i)
+	case tagImg:
+		alt := r.t.attr(n, aAlt)
+		if strings.TrimSpace(alt) == "" {
+			break
+		}
+		if r.inLink > 0 {
+			r.inline([]byte(alt))
+		} else {
+			r.word("(image: " + collapseSpace(alt) + ")")
+		}
+	case tagDiv, tagSection, tagArticle, tagMain, tagHeader, tagFooter, tagFigure, tagFigcaption,
+		tagAddress, tagCenter, tagDetails, tagSummary, tagFieldset, tagLegend, tagHgroup, tagSearch,
+		tagForm, tagDl, tagTr, tagCaption, tagTbody, tagThead, tagTfoot, tagPicture:
+		r.block(1)
+		r.children(i)
+		r.block(1)
+	case tagTd, tagTh:
+		r.children(i)
+		r.space = true
+	default:
+		r.children(i)
+	}
+}
+
+func (r *renderer) heading(i int32, level int) {
+	r.block(2)
+	r.glue += strings.Repeat("#", level) + " "
+	r.flat++
+	r.noWrap++
+	r.children(i)
+	r.flat--
+	r.noWrap--
+	r.glue = strings.TrimSuffix(r.glue, strings.Repeat("#", level)+" ")
+	r.block(2)
+}
+
+func (r *renderer) list(i int32, ordered bool) {
+	st := listState{ordered: ordered}
+	if start := r.t.attr(&r.t.nodes[i], aStart); ordered && start != "" {
+		if v, err := strconv.Atoi(strings.TrimSpace(start)); err == nil {
+			st.n = v - 1
+		}
+	}
+	if len(r.lists) == 0 {
+		r.block(2)
+	} else {
+		r.block(1)
+	}
+	r.lists = append(r.lists, st)
+	r.children(i)
+	r.lists = r.lists[:len(r.lists)-1]
+	if len(r.lists) == 0 {
+		r.block(2)
+	} else {
+		r.block(1)
+	}
+}
+
+func (r *renderer) item(i int32) {
+	marker := "- "
+	if k := len(r.lists) - 1; k >= 0 && r.lists[k].ordered {
+		r.lists[k].n++
+		marker = strconv.Itoa(r.lists[k].n) + ". "
+	}
+	if r.flat > 0 {
+		r.space = true
+		r.children(i)
+		return
+	}
+	r.block(1)
+	old := r.indent
+	r.first, r.hasFirst = old+marker, true
+	r.indent = old + strings.Repeat(" ", len(marker))
+	r.children(i)
+	r.indent = old
+	r.hasFirst = false
+	r.block(1)
+}
+
+// indented renders node i with prefix added to its lines.
+func (r *renderer) indented(i int32, prefix string) {
+	if r.flat > 0 {
+		r.children(i)
+		return
+	}
+	r.block(1)
+	old := r.indent
+	if r.hasFirst {
+		r.first += prefix
+	}
+	r.indent += prefix
+	r.children(i)
+	r.indent = old
+	r.block(1)
+}
+
+// inlineCode writes `code`.
+func (r *renderer) inlineCode(i int32) {
+	var b strings.Builder
+	r.t.gather(i, &b)
+	s := collapseSpace(b.String())
+	if s == "" {
+		return
+	}
+	tick := "`"
+	for strings.Contains(s, tick) {
+		tick += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	// Keep the spaces around the code that the source had.
+	r.word(tick + s + tick)
+}
+
+// code writes a <pre> as a fenced code block, its text kept verbatim.
+func (r *renderer) code(i int32) {
+	var b strings.Builder
+	r.t.gather(i, &b)
+	s := strings.TrimPrefix(b.String(), "\n")
+	s = strings.TrimRight(s, " \t\n")
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	if r.flat > 0 {
+		r.inline([]byte(s))
+		return
+	}
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	r.block(2)
+	r.word(fence + r.t.codeLanguage(i))
+	for _, line := range strings.Split(s, "\n") {
+		r.out = append(r.out, '\n')
+		r.out = append(r.out, r.indent...)
+		r.out = append(r.out, line...)
+	}
+	r.out = append(r.out, '\n')
+	r.out = append(r.out, r.indent...)
+	r.out = append(r.out, fence...)
+	r.lineStart = false
+	r.block(2)
+}
+
+// codeLanguage finds a "language-x" or "lang-x" class on a pre or on the
+// code element inside it.
+func (t *tree) codeLanguage(i int32) string {
+	try := func(n *node) string {
+		for _, c := range strings.Fields(t.attr(n, aClass)) {
+			for _, p := range [...]string{"language-", "lang-", "highlight-source-"} {
+				if l, ok := strings.CutPrefix(c, p); ok && l != "" {
+					return l
+				}
+			}
+		}
+		return ""
+	}
+	if l := try(&t.nodes[i]); l != "" {
+		return l
+	}
+	for c := t.nodes[i].first; c >= 0; c = t.nodes[c].next {
+		if t.nodes[c].tag == tagCode {
+			return try(&t.nodes[c])
+		}
+	}
+	return ""
+}
+
+// link writes [text][n] for a link the model can follow, else its text.
+func (r *renderer) link(i int32) {
+	n := &r.t.nodes[i]
+	u, ok := r.resolve(n)
+	if !ok {
+		r.children(i)
+		return
+	}
+	mark := len(r.out)
+	r.glue += "["
+	r.flat++
+	r.inLink++
+	r.children(i)
+	r.inLink--
+	r.flat--
+	if strings.HasSuffix(r.glue, "[") { // no text was written
+		r.glue = strings.TrimSuffix(r.glue, "[")
+		label := ""
+		label = collapseSpace(r.t.attr(n, aLabel))
+		if label == "" {
+			label = collapseSpace(r.t.attr(n, aTitle))
+		}
+		if label != "" {
+			r.word("[" + label + "][" + strconv.Itoa(r.links.add(u, label)) + "]")
+		}
+		return
+	}
+	written := string(r.out[mark:])
+	text := written
+	if k := strings.IndexByte(written, '['); k >= 0 {
+		text = written[k+1:]
+	}
+	id := r.links.add(u, collapseSpace(text))
+	suffix := "][" + strconv.Itoa(id) + "]"
+	r.out = append(r.out, suffix...)
+	r.col += len(suffix)
+}
+
+// resolve returns the absolute URL of a link, and whether it is one the
+// model can open: http or https, and not into the page itself.
+func (r *renderer) resolve(n *node) (string, bool) {
+	href := strings.TrimSpace(r.t.attr(n, aHref))
+	if href == "" || href[0] == '#' {
+		return "", false
+	}
+	u, err := url.Parse(href)
+	if err != nil {
+		return "", false
+	}
+	if r.base != nil {
+		u = r.base.ResolveReference(u)
+	} else if u.Scheme == "" {
+		return u.String(), true
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return "", false
+	}
+	s := u.String()
+	if r.page != "" {
+		v := *u
+		v.Fragment, v.RawFragment = "", ""
+		if v.String() == r.page && u.Fragment != "" {
+			return "", false
+		}
+	}
+	return s, true
+}
