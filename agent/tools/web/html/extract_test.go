@@ -63,7 +63,7 @@ func TestExtractGolden(t *testing.T) {
 func TestExtract(t *testing.T) {
 	tests := []struct {
 		name, src, want string
-		links       []string // "text <url>"
+		links           []string // "text <url>"
 	}{
 		{"white space", "<p>  one\n\ttwo   three </p>", "one two three", nil},
 		{"inline without spaces", "<p>foo<b>bar</b>baz <i>qux</i></p>", "foobarbaz qux", nil},

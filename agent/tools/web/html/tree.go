@@ -12,7 +12,7 @@ import (
 type tree struct {
 	nodes []node
 	attrs []attr // node.attr indexes the first of a node's nattr attributes
-	text  []byte     // the bytes of every text node
+	text  []byte // the bytes of every text node
 	title string
 	base  string // the first <base href>
 }
