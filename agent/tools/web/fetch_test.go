@@ -46,7 +46,7 @@ func TestNonPublic(t *testing.T) {
 		{"::ffff:127.0.0.1", "a loopback address"},
 		{"::ffff:10.0.0.1", "a private address"},
 		{"::ffff:8.8.8.8", ""},
-		{"::127.0.0.1", "a reserved address"},    // IPv4-compatible
+		{"::127.0.0.1", "a reserved address"},     // IPv4-compatible
 		{"64:ff9b::7f00:1", "a reserved address"}, // NAT64 of 127.0.0.1
 		{"2002:7f00:1::1", "a 6to4 address of a loopback address"},
 		{"2002:0808:0808::1", ""},
