@@ -41,6 +41,23 @@ type testNet struct {
 
 	mu    sync.Mutex
 	dials []string
+	paths []string // the requests the site received
+}
+
+// record wraps h to log the paths it serves.
+func (n *testNet) record(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.mu.Lock()
+		n.paths = append(n.paths, r.URL.Path)
+		n.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (n *testNet) requests() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.paths...)
 }
 
 func (n *testNet) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
@@ -104,18 +121,17 @@ func (n *testNet) dialed() []string {
 // AllowPrivate off: the tests go through the real checks.
 func site(t testing.TB, mod func(*Config)) (*Web, *testNet, *httptest.Server) {
 	t.Helper()
-	srv := httptest.NewServer(siteHandler(t))
+	n := &testNet{}
+	srv := httptest.NewServer(n.record(siteHandler(t)))
 	t.Cleanup(srv.Close)
-	n := &testNet{
-		target: srv.Listener.Addr().String(),
-		hosts: map[string][]netip.Addr{
-			"docs.test":     {publicIP},
-			"api.test":      {publicIP},
-			"internal.test": {netip.MustParseAddr("127.0.0.1")},
-			"mapped.test":   {netip.MustParseAddr("::ffff:10.1.2.3")},
-			"mixed.test":    {netip.MustParseAddr("10.0.0.7"), publicIP},
-			"metadata.test": {netip.MustParseAddr("169.254.169.254")},
-		},
+	n.target = srv.Listener.Addr().String()
+	n.hosts = map[string][]netip.Addr{
+		"docs.test":     {publicIP},
+		"api.test":      {publicIP},
+		"internal.test": {netip.MustParseAddr("127.0.0.1")},
+		"mapped.test":   {netip.MustParseAddr("::ffff:10.1.2.3")},
+		"mixed.test":    {netip.MustParseAddr("10.0.0.7"), publicIP},
+		"metadata.test": {netip.MustParseAddr("169.254.169.254")},
 	}
 	cfg := Config{Version: "1.2.3", LookupIP: n.lookup, Dial: n.dial}
 	if mod != nil {

@@ -29,9 +29,10 @@ type refStore struct {
 }
 
 type ref struct {
-	id   string
-	url  string
-	page *page
+	id      string
+	url     string
+	page    *page
+	dropped bool // its page was released to save memory
 }
 
 func newRefStore() *refStore { return &refStore{refs: map[string]*ref{}} }
@@ -57,19 +58,20 @@ func (s *refStore) add(u string, p *page) string {
 	return id
 }
 
-// lookup returns the URL and page (nil when not fetched yet) of a ref, and
-// whether this session knows it.
-func (s *refStore) lookup(id string) (u string, p *page, known bool) {
+// lookup returns the URL and page of a ref, whether this session knows
+// it, and whether its page was dropped to save memory. The page is nil for
+// a search result not opened yet and for a dropped page.
+func (s *refStore) lookup(id string) (u string, p *page, known, dropped bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.refs[id]
 	if r == nil {
-		return "", nil, false
+		return "", nil, false, false
 	}
 	if r.page != nil {
 		s.touch(r)
 	}
-	return r.url, r.page, true
+	return r.url, r.page, true, r.dropped
 }
 
 // full returns the whole id of a ref of this session given by its number
@@ -102,7 +104,7 @@ func (s *refStore) hold(r *ref, p *page) {
 	if r.page != nil {
 		s.release(r)
 	}
-	r.page = p
+	r.page, r.dropped = p, false
 	s.held = append(s.held, r)
 	s.bytes += p.bytes
 	for len(s.held) > 1 && (len(s.held) > maxHeldPages || s.bytes > maxHeldBytes) {
@@ -116,7 +118,7 @@ func (s *refStore) release(r *ref) {
 		s.held = slices.Delete(s.held, i, i+1)
 	}
 	s.bytes -= r.page.bytes
-	r.page = nil
+	r.page, r.dropped = nil, true
 }
 
 // touch marks r as just used.

@@ -143,11 +143,14 @@ func (w *Web) load(ctx context.Context, tool, refID, rawURL string, progress fun
 }
 
 func (w *Web) loadRef(ctx context.Context, tool, id string, progress func(string)) (*loaded, error) {
-	u, p, known := w.refs.lookup(id)
+	u, p, known, dropped := w.refs.lookup(id)
 	if known && p != nil {
 		return &loaded{id: id, page: p}, nil
 	}
 	note := ""
+	if dropped {
+		note = "the stored copy of " + id + " was dropped to save memory; the page was fetched again"
+	}
 	if !known {
 		var ok bool
 		if u, ok = parseRef(id); !ok {
