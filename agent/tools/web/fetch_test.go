@@ -11,9 +11,11 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestNonPublic(t *testing.T) {
@@ -244,5 +246,27 @@ func TestOpenAborted(t *testing.T) {
 	r := open.Run(ctx, []byte(`{"url":"`+srv.URL+`/"}`), nil)
 	if !r.IsError || !strings.Contains(r.Text(), "web_open: aborted while fetching "+srv.URL) {
 		t.Errorf("aborted web_open = %q", r.Text())
+	}
+}
+
+// TestCloseLeavesNoGoroutines checks that Close ends the connections'
+// goroutines.
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	srv := httptest.NewServer(siteHandler(t))
+	defer srv.Close()
+	before := runtime.NumGoroutine()
+	w := New(Config{AllowPrivate: true})
+	for _, p := range []string{"/readme.md", "/docs/guide.html", "/long.txt"} {
+		if r := call(t, w, "web_open", map[string]any{"url": srv.URL + p}); r.IsError {
+			t.Fatal(r.Text())
+		}
+	}
+	w.Close()
+	for deadline := time.Now().Add(30 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
 }

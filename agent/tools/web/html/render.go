@@ -1,6 +1,7 @@
 package html
 
 import (
+	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
@@ -31,6 +32,8 @@ type renderer struct {
 	noWrap    int    // > 0: no wrapping (headings, cells)
 	inLink    int    // > 0: inside a link's text
 	lists     []listState
+	resolved  map[string]string // href -> absolute URL, "" when not followable; shared with cell renderers
+	cell      *renderer         // reused to render table cells
 }
 
 type listState struct {
@@ -48,13 +51,13 @@ func (s *linkSet) add(u, text string) int {
 	if id, ok := s.ids[u]; ok {
 		return id
 	}
-	s.list = append(s.list, Link{Text: text, URL: u})
+	s.list = append(s.list, Link{Text: collapseSpace(text), URL: u})
 	s.ids[u] = len(s.list)
 	return len(s.list)
 }
 
 func newRenderer(t *tree, base, pageURL *url.URL) *renderer {
-	r := &renderer{t: t, base: base, links: &linkSet{ids: map[string]int{}}, lineStart: true}
+	r := &renderer{t: t, base: base, links: &linkSet{ids: map[string]int{}}, lineStart: true, resolved: map[string]string{}}
 	if pageURL != nil {
 		p := *pageURL
 		p.Fragment, p.RawFragment = "", ""
@@ -254,15 +257,18 @@ func (r *renderer) node(i int32) {
 	}
 }
 
+var headingMarks = [...]string{"# ", "## ", "### ", "#### ", "##### ", "###### "}
+
 func (r *renderer) heading(i int32, level int) {
+	mark := headingMarks[level-1]
 	r.block(2)
-	r.glue += strings.Repeat("#", level) + " "
+	r.glue += mark
 	r.flat++
 	r.noWrap++
 	r.children(i)
 	r.flat--
 	r.noWrap--
-	r.glue = strings.TrimSuffix(r.glue, strings.Repeat("#", level)+" ")
+	r.glue = strings.TrimSuffix(r.glue, mark)
 	r.block(2)
 }
 
@@ -427,12 +433,11 @@ func (r *renderer) link(i int32) {
 		}
 		return
 	}
-	written := string(r.out[mark:])
-	text := written
-	if k := strings.IndexByte(written, '['); k >= 0 {
-		text = written[k+1:]
+	written := r.out[mark:]
+	if k := bytes.IndexByte(written, '['); k >= 0 {
+		written = written[k+1:]
 	}
-	id := r.links.add(u, collapseSpace(text))
+	id := r.links.add(u, string(written))
 	suffix := "][" + strconv.Itoa(id) + "]"
 	r.out = append(r.out, suffix...)
 	r.col += len(suffix)
@@ -441,7 +446,18 @@ func (r *renderer) link(i int32) {
 // resolve returns the absolute URL of a link, and whether it is one the
 // model can open: http or https, and not into the page itself.
 func (r *renderer) resolve(n *node) (string, bool) {
-	href := strings.TrimSpace(r.t.attr(n, aHref))
+	href := r.t.attr(n, aHref)
+	if u, ok := r.resolved[href]; ok {
+		return u, u != ""
+	}
+	u, ok := r.resolveHref(strings.TrimSpace(href))
+	if len(r.resolved) < 1<<14 {
+		r.resolved[href] = u
+	}
+	return u, ok
+}
+
+func (r *renderer) resolveHref(href string) (string, bool) {
 	if href == "" || href[0] == '#' {
 		return "", false
 	}

@@ -2,7 +2,8 @@ package html
 
 import "strings"
 
-// tableRows are the rows of one table, each a list of cell nodes.
+// tableRows are the rows of one table, each a list of cell nodes (slices
+// of one array).
 type tableRows struct {
 	rows    [][]int32
 	header  bool // the first row is a header (th cells or thead)
@@ -12,22 +13,23 @@ type tableRows struct {
 // rows collects the rows of table i, not looking into nested tables.
 func (t *tree) rows(i int32) tableRows {
 	tr := tableRows{caption: -1}
-	var addRow func(row int32, inHead bool)
-	addRow = func(row int32, inHead bool) {
-		var cells []int32
+	var all []int32
+	addRow := func(row int32, inHead bool) {
+		start := len(all)
 		allTH := true
 		for c := t.nodes[row].first; c >= 0; c = t.nodes[c].next {
 			switch t.nodes[c].tag {
 			case tagTd:
 				allTH = false
-				cells = append(cells, c)
+				all = append(all, c)
 			case tagTh:
-				cells = append(cells, c)
+				all = append(all, c)
 			}
 		}
-		if len(cells) == 0 {
+		if len(all) == start {
 			return
 		}
+		cells := all[start:len(all):len(all)]
 		if len(tr.rows) == 0 {
 			tr.header = inHead || allTH
 		}
@@ -126,8 +128,17 @@ func (r *renderer) table(i int32) {
 
 // cellText renders a table cell on one line, with "|" escaped.
 func (r *renderer) cellText(c int32) string {
-	sub := &renderer{t: r.t, base: r.base, page: r.page, links: r.links, rootLen: r.rootLen,
-		lineStart: true, flat: 1, noWrap: 1, inLink: r.inLink}
+	sub := r.cell
+	if sub == nil {
+		sub = &renderer{t: r.t, base: r.base, page: r.page, links: r.links, rootLen: r.rootLen, resolved: r.resolved}
+		r.cell = sub
+	}
+	sub.out = sub.out[:0]
+	sub.lineStart, sub.flat, sub.noWrap, sub.inLink, sub.space, sub.nl, sub.glue = true, 1, 1, r.inLink, false, 0, ""
 	sub.children(c)
-	return strings.ReplaceAll(collapseSpace(string(sub.out)), "|", `\|`)
+	s := collapseSpace(string(sub.out))
+	if strings.IndexByte(s, '|') >= 0 {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return s
 }

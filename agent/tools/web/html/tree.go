@@ -73,7 +73,7 @@ const maxDepth = 200
 
 // buildTree tokenizes src into a tree.
 func buildTree(src []byte) *tree {
-	t := &tree{nodes: make([]node, 1, len(src)/16+8), attrs: make([]attr, 0, len(src)/64+8)}
+	t := &tree{nodes: make([]node, 1, len(src)/16+8), attrs: make([]attr, 0, len(src)/64+8), text: make([]byte, 0, len(src)/2)}
 	t.nodes[0] = node{tag: tagRoot, parent: -1, first: -1, last: -1, next: -1}
 	b := builder{t: t, stack: []int32{0}}
 	z := NewTokenizer(src)
@@ -94,6 +94,7 @@ func buildTree(src []byte) *tree {
 
 type builder struct {
 	t       *tree
+	strs    map[string]string // interned attribute values
 	z       *Tokenizer
 	stack   []int32 // open elements; stack[0] is the root
 	foreign int     // open svg and math elements
@@ -263,7 +264,7 @@ func (b *builder) element(tg tag, name string, tok *Token) node {
 		if !ok || len(t.attrs)-int(n.attr) >= 255 {
 			continue
 		}
-		v := string(at.Value)
+		v := b.intern(at.Value)
 		if k == aRole {
 			v = strings.ToLower(strings.TrimSpace(v))
 		}
@@ -363,11 +364,60 @@ func bounds(open, closing tag) bool {
 	return isInline(closing) && !isInline(open) && open != tagOther
 }
 
-// collapseSpace trims s and turns every run of white space into one space.
-func collapseSpace(s string) string {
-	return strings.Join(strings.FieldsFunc(s, isSpaceRune), " ")
+// intern returns b as a string, shared with earlier equal values: class
+// names and links repeat across a page.
+func (b *builder) intern(v []byte) string {
+	if s, ok := b.strs[string(v)]; ok {
+		return s
+	}
+	s := string(v)
+	if b.strs == nil {
+		b.strs = make(map[string]string)
+	}
+	if len(b.strs) < 1<<14 && len(s) <= 256 {
+		b.strs[s] = s
+	}
+	return s
 }
 
-func isSpaceRune(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == 0xA0
+// collapseSpace trims s and turns every run of white space (no-break
+// spaces included) into one space.
+func collapseSpace(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if w := spaceWidthString(s, i); w > 0 && (s[i] != ' ' || i == 0 || i+1 == len(s) || spaceWidthString(s, i+1) > 0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); {
+		if w := spaceWidthString(s, i); w > 0 {
+			space = len(b) > 0
+			i += w
+			continue
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, s[i])
+		i++
+	}
+	return string(b)
+}
+
+// spaceWidthString is spaceWidth for strings.
+func spaceWidthString(s string, i int) int {
+	switch c := s[i]; {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		return 1
+	case c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
+		return 2
+	}
+	return 0
 }
