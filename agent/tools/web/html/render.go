@@ -1,7 +1,6 @@
 package html
 
 import (
-	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,21 +38,6 @@ type renderer struct {
 type listState struct {
 	ordered bool
 	n       int
-}
-
-// linkSet numbers the links of a page.
-type linkSet struct {
-	list []Link
-	ids  map[string]int
-}
-
-func (s *linkSet) add(u, text string) int {
-	if id, ok := s.ids[u]; ok {
-		return id
-	}
-	s.list = append(s.list, Link{Text: collapseSpace(text), URL: u})
-	s.ids[u] = len(s.list)
-	return len(s.list)
 }
 
 func newRenderer(t *tree, base, pageURL *url.URL) *renderer {
@@ -330,156 +314,4 @@ func (r *renderer) indented(i int32, prefix string) {
 	r.children(i)
 	r.indent = old
 	r.block(1)
-}
-
-// inlineCode writes `code`.
-func (r *renderer) inlineCode(i int32) {
-	var b strings.Builder
-	r.t.gather(i, &b)
-	s := collapseSpace(b.String())
-	if s == "" {
-		return
-	}
-	tick := "`"
-	for strings.Contains(s, tick) {
-		tick += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	// Keep the spaces around the code that the source had.
-	r.word(tick + s + tick)
-}
-
-// code writes a <pre> as a fenced code block, its text kept verbatim.
-func (r *renderer) code(i int32) {
-	var b strings.Builder
-	r.t.gather(i, &b)
-	s := strings.TrimPrefix(b.String(), "\n")
-	s = strings.TrimRight(s, " \t\n")
-	if strings.TrimSpace(s) == "" {
-		return
-	}
-	if r.flat > 0 {
-		r.inline([]byte(s))
-		return
-	}
-	fence := "```"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	r.block(2)
-	r.word(fence + r.t.codeLanguage(i))
-	for _, line := range strings.Split(s, "\n") {
-		r.out = append(r.out, '\n')
-		r.out = append(r.out, r.indent...)
-		r.out = append(r.out, line...)
-	}
-	r.out = append(r.out, '\n')
-	r.out = append(r.out, r.indent...)
-	r.out = append(r.out, fence...)
-	r.lineStart = false
-	r.block(2)
-}
-
-// codeLanguage finds a "language-x" or "lang-x" class on a pre or on the
-// code element inside it.
-func (t *tree) codeLanguage(i int32) string {
-	try := func(n *node) string {
-		for _, c := range strings.Fields(t.attr(n, aClass)) {
-			for _, p := range [...]string{"language-", "lang-", "highlight-source-"} {
-				if l, ok := strings.CutPrefix(c, p); ok && l != "" {
-					return l
-				}
-			}
-		}
-		return ""
-	}
-	if l := try(&t.nodes[i]); l != "" {
-		return l
-	}
-	for c := t.nodes[i].first; c >= 0; c = t.nodes[c].next {
-		if t.nodes[c].tag == tagCode {
-			return try(&t.nodes[c])
-		}
-	}
-	return ""
-}
-
-// link writes [text][n] for a link the model can follow, else its text.
-func (r *renderer) link(i int32) {
-	n := &r.t.nodes[i]
-	u, ok := r.resolve(n)
-	if !ok {
-		r.children(i)
-		return
-	}
-	mark := len(r.out)
-	r.glue += "["
-	r.flat++
-	r.inLink++
-	r.children(i)
-	r.inLink--
-	r.flat--
-	if strings.HasSuffix(r.glue, "[") { // no text was written
-		r.glue = strings.TrimSuffix(r.glue, "[")
-		label := ""
-		label = collapseSpace(r.t.attr(n, aLabel))
-		if label == "" {
-			label = collapseSpace(r.t.attr(n, aTitle))
-		}
-		if label != "" {
-			r.word("[" + label + "][" + strconv.Itoa(r.links.add(u, label)) + "]")
-		}
-		return
-	}
-	written := r.out[mark:]
-	if k := bytes.IndexByte(written, '['); k >= 0 {
-		written = written[k+1:]
-	}
-	id := r.links.add(u, string(written))
-	suffix := "][" + strconv.Itoa(id) + "]"
-	r.out = append(r.out, suffix...)
-	r.col += len(suffix)
-}
-
-// resolve returns the absolute URL of a link, and whether it is one the
-// model can open: http or https, and not into the page itself.
-func (r *renderer) resolve(n *node) (string, bool) {
-	href := r.t.attr(n, aHref)
-	if u, ok := r.resolved[href]; ok {
-		return u, u != ""
-	}
-	u, ok := r.resolveHref(strings.TrimSpace(href))
-	if len(r.resolved) < 1<<14 {
-		r.resolved[href] = u
-	}
-	return u, ok
-}
-
-func (r *renderer) resolveHref(href string) (string, bool) {
-	if href == "" || href[0] == '#' {
-		return "", false
-	}
-	u, err := url.Parse(href)
-	if err != nil {
-		return "", false
-	}
-	if r.base != nil {
-		u = r.base.ResolveReference(u)
-	} else if u.Scheme == "" {
-		return u.String(), true
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return "", false
-	}
-	s := u.String()
-	if r.page != "" {
-		v := *u
-		v.Fragment, v.RawFragment = "", ""
-		if v.String() == r.page && u.Fragment != "" {
-			return "", false
-		}
-	}
-	return s, true
 }
