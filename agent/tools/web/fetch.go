@@ -238,7 +238,11 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*response, error) {
 			r.Truncated = r.Read > f.maxBody()
 		}
 	} else {
-		r.Body, r.Truncated, err = readBody(resp.Body, f.maxBody())
+		if resp.ContentLength > 0 && resp.ContentLength <= int64(f.maxBody()) {
+			r.Body, r.Truncated, err = readSized(resp.Body, int(resp.ContentLength), f.maxBody())
+		} else {
+			r.Body, r.Truncated, err = readBody(resp.Body, f.maxBody())
+		}
 		r.Read = len(r.Body)
 	}
 	if err != nil {
@@ -257,6 +261,22 @@ func readBody(body io.Reader, limit int) ([]byte, bool, error) {
 		return b[:limit], true, nil
 	}
 	return b, false, nil
+}
+
+// readSized reads a body whose length the server announced in one
+// buffer of that size, then like readBody should the announcement be
+// wrong.
+func readSized(body io.Reader, size, limit int) ([]byte, bool, error) {
+	buf := make([]byte, size, size+1)
+	n, err := io.ReadFull(body, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n], false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	rest, truncated, err := readBody(body, limit-size)
+	return append(buf, rest...), truncated, err
 }
 
 func (f *fetcher) timeout() time.Duration {

@@ -173,8 +173,19 @@ func splitLines(text string) []string {
 	if text == "" {
 		return nil
 	}
+	all := strings.Split(text, "\n")
+	long := false
+	for _, l := range all {
+		if len(l) > maxLineRunes && utf8.RuneCountInString(l) > maxLineRunes {
+			long = true
+			break
+		}
+	}
+	if !long {
+		return all
+	}
 	var lines []string
-	for _, l := range strings.Split(text, "\n") {
+	for _, l := range all {
 		for utf8.RuneCountInString(l) > maxLineRunes {
 			cut, n := 0, 0
 			for i := range l {

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"bytes"
 	"net/url"
 	"strings"
 )
@@ -266,10 +267,15 @@ func (t *tree) hasHeading1(i int32) bool {
 // row and drops blank lines at both ends; lines of fenced code blocks are
 // kept as they are.
 func tidy(out []byte) string {
-	lines := strings.Split(string(out), "\n")
-	kept := lines[:0]
+	b := make([]byte, 0, len(out))
 	blank, fence := true, ""
-	for _, l := range lines {
+	for len(out) > 0 {
+		l := out
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			l, out = out[:i], out[i+1:]
+		} else {
+			out = nil
+		}
 		if f := fenceOf(l); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
 			if fence == "" {
 				fence = f
@@ -277,30 +283,31 @@ func tidy(out []byte) string {
 				fence = ""
 			}
 		} else if fence != "" {
-			kept = append(kept, l)
+			b = append(append(b, l...), '\n')
 			continue
 		}
-		l = strings.TrimRight(l, " \t")
-		if strings.TrimSpace(l) == "" {
+		l = bytes.TrimRight(l, " \t")
+		if len(bytes.TrimSpace(l)) == 0 {
 			if !blank {
-				kept = append(kept, "")
+				b = append(b, '\n')
 			}
 			blank = true
 			continue
 		}
 		blank = false
-		kept = append(kept, l)
+		b = append(append(b, l...), '\n')
 	}
-	for len(kept) > 0 && kept[len(kept)-1] == "" {
-		kept = kept[:len(kept)-1]
-	}
-	return strings.Join(kept, "\n")
+	return string(bytes.TrimRight(b, "\n"))
 }
 
 // fenceOf returns the run of backticks that opens or closes a code block
 // on line l (after indentation and quote marks), "" when there is none.
-func fenceOf(l string) string {
-	l = strings.TrimLeft(l, " >")
+func fenceOf(l []byte) string {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '>') {
+		i++
+	}
+	l = l[i:]
 	n := 0
 	for n < len(l) && l[n] == '`' {
 		n++
@@ -308,5 +315,15 @@ func fenceOf(l string) string {
 	if n < 3 {
 		return ""
 	}
-	return l[:n]
+	return fences[min(n, len(fences)-1)]
 }
+
+// fences are runs of backticks by length, shared to spare allocations; a
+// longer run than any here is treated as the longest.
+var fences = func() []string {
+	f := make([]string, 17)
+	for i := range f {
+		f[i] = strings.Repeat("`", i)
+	}
+	return f
+}()

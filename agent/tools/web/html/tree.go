@@ -73,7 +73,10 @@ const maxDepth = 200
 
 // buildTree tokenizes src into a tree.
 func buildTree(src []byte) *tree {
-	t := &tree{nodes: make([]node, 1, len(src)/16+8), attrs: make([]attr, 0, len(src)/64+8), text: make([]byte, 0, len(src)/2)}
+	// Every "<" makes at most one element, and text between tags one
+	// text node: size the arrays once for a typical page.
+	tags := bytes.Count(src, []byte{'<'})
+	t := &tree{nodes: make([]node, 1, tags+tags/4+8), attrs: make([]attr, 0, tags/2+8), text: make([]byte, 0, len(src)/2)}
 	t.nodes[0] = node{tag: tagRoot, parent: -1, first: -1, last: -1, next: -1}
 	b := builder{t: t, stack: []int32{0}}
 	z := NewTokenizer(src)
