@@ -1,0 +1,92 @@
+package web
+
+import (
+	"fmt"
+	"net/netip"
+)
+
+// BlockedError is a connection the fetcher refused because the address is
+// not a public one (or, without AllowPrivate, the port is not 80 or 443).
+type BlockedError struct {
+	Host   string     // the host name as written in the URL
+	Addr   netip.Addr // the address it resolved to; invalid for a port refusal
+	Port   string
+	Reason string // "a loopback address", "port 8080 is not 80 or 443" ...
+}
+
+func (e *BlockedError) Error() string {
+	hint := "zut opens public addresses only; set web.allow_private (ZUT_WEB_ALLOW_PRIVATE=1) to open intranet pages"
+	if !e.Addr.IsValid() {
+		return fmt.Sprintf("%s: %s; zut uses the standard web ports only; set web.allow_private (ZUT_WEB_ALLOW_PRIVATE=1) to open other ports", e.Host, e.Reason)
+	}
+	if e.Host == e.Addr.String() {
+		return fmt.Sprintf("%s is %s; %s", e.Host, e.Reason, hint)
+	}
+	return fmt.Sprintf("%s resolves to %s, %s; %s", e.Host, e.Addr, e.Reason, hint)
+}
+
+// Ranges that are not public unicast addresses and that netip has no
+// predicate for.
+var (
+	cgnat       = netip.MustParsePrefix("100.64.0.0/10") // carrier-grade NAT (and Alibaba's metadata)
+	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
+	ietf        = netip.MustParsePrefix("192.0.0.0/24")
+	testNet1    = netip.MustParsePrefix("192.0.2.0/24")
+	benchmark   = netip.MustParsePrefix("198.18.0.0/15")
+	testNet2    = netip.MustParsePrefix("198.51.100.0/24")
+	testNet3    = netip.MustParsePrefix("203.0.113.0/24")
+	reserved4   = netip.MustParsePrefix("240.0.0.0/4") // and the broadcast address
+	global6     = netip.MustParsePrefix("2000::/3")
+	doc6        = netip.MustParsePrefix("2001:db8::/32")
+	teredo      = netip.MustParsePrefix("2001::/32")
+	sixToFour   = netip.MustParsePrefix("2002::/16")
+)
+
+// nonPublic says why a is not a public unicast address, "" when it is.
+// An IPv4-mapped IPv6 address is judged as the IPv4 address it holds, and
+// a 6to4 address as the IPv4 address it embeds.
+func nonPublic(a netip.Addr) string {
+	a = a.Unmap()
+	switch {
+	case !a.IsValid():
+		return "not an address"
+	case a.IsLoopback():
+		return "a loopback address"
+	case a.IsUnspecified():
+		return "the unspecified address"
+	case a.IsPrivate():
+		return "a private address"
+	case a.IsLinkLocalUnicast():
+		if a == netip.AddrFrom4([4]byte{169, 254, 169, 254}) {
+			return "the cloud metadata address"
+		}
+		return "a link-local address"
+	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	}
+	if a.Is4() {
+		switch {
+		case cgnat.Contains(a):
+			return "a carrier-grade NAT address"
+		case thisNetwork.Contains(a), ietf.Contains(a), benchmark.Contains(a), reserved4.Contains(a):
+			return "a reserved address"
+		case testNet1.Contains(a), testNet2.Contains(a), testNet3.Contains(a):
+			return "a documentation address"
+		}
+		return ""
+	}
+	switch {
+	case !global6.Contains(a):
+		return "a reserved address" // IPv4-compatible, NAT64, discard, site-local ...
+	case doc6.Contains(a):
+		return "a documentation address"
+	case teredo.Contains(a):
+		return "a Teredo tunnel address"
+	case sixToFour.Contains(a):
+		b := a.As16()
+		if why := nonPublic(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})); why != "" {
+			return "a 6to4 address of " + why
+		}
+	}
+	return ""
+}
