@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,5 +120,29 @@ func TestRunText(t *testing.T) {
 	}
 	if strings.Contains(text, "registration.") {
 		t.Errorf("--only handshake reported registration checks:\n%s", text)
+	}
+}
+
+// TestDocsListEveryCheck keeps docs/protocol.md ("Checking an extension")
+// and the catalog in step.
+func TestDocsListEveryCheck(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "## Checking an extension: zut ext test")
+	if !ok {
+		t.Fatal(`docs/protocol.md has no section "Checking an extension: zut ext test"`)
+	}
+	for _, c := range Catalog() {
+		row := fmt.Sprintf("| `%s` | %s | %s |", c.ID, c.Ref, c.Title)
+		if !strings.Contains(section, row) {
+			t.Errorf("docs/protocol.md lacks the row %s", row)
+		}
+	}
+	for _, p := range Phases {
+		if !strings.Contains(section, "`"+p+"`") {
+			t.Errorf("docs/protocol.md does not name the phase %s", p)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package exttest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -32,15 +33,15 @@ var runtimes = map[string]string{"python": "python3", "javascript": "node", "sh"
 
 // buildExamples copies every example into a temporary directory, building
 // the Go ones there with one go build, and returns the directories by
-// name. Examples whose runtime is missing are left out, with a log line.
-func buildExamples(t *testing.T) map[string]string {
+// name, and for examples whose runtime is missing, why they cannot run.
+func buildExamples(t *testing.T) (dirs, missing map[string]string) {
 	t.Helper()
 	ents, err := os.ReadDir(examplesDir)
 	if err != nil {
 		t.Fatalf("read %s: %v", examplesDir, err)
 	}
 	tmp := t.TempDir()
-	dirs := map[string]string{}
+	dirs, missing = map[string]string{}, map[string]string{}
 	var goPkgs []string
 	for _, e := range ents {
 		src := filepath.Join(examplesDir, e.Name())
@@ -55,7 +56,7 @@ func buildExamples(t *testing.T) map[string]string {
 		if m.Language != "go" {
 			if rt := runtimes[m.Language]; rt != "" {
 				if _, err := exec.LookPath(rt); err != nil {
-					t.Logf("skipping example %s: %s is not on PATH (install it to test this example; jq: apt-get install -y jq)", e.Name(), rt)
+					missing[e.Name()] = fmt.Sprintf("example %s needs %s, which is not on PATH; install it to test this example (jq: apt-get install -y jq)", e.Name(), rt)
 					continue
 				}
 			}
@@ -86,7 +87,7 @@ func buildExamples(t *testing.T) map[string]string {
 			}
 		}
 	}
-	return dirs
+	return dirs, missing
 }
 
 // copyTree copies src to dst without Go sources.
@@ -123,12 +124,15 @@ func TestExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Go examples; not in -short")
 	}
-	dirs := buildExamples(t)
+	dirs, missing := buildExamples(t)
 	names := make([]string, 0, len(dirs))
 	for n := range dirs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	for n, why := range missing {
+		t.Run(n, func(t *testing.T) { t.Skip(why) })
+	}
 	reports := map[string]*Report{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
