@@ -67,6 +67,7 @@ var brokenCases = []brokenCase{
 	{dir: "robustness.stdout", fail: []string{"robustness.stdout"}},
 	{dir: "robustness.frames", fail: []string{"robustness.frames"}},
 	{dir: "robustness.process_group", timeouts: Timeouts{Group: 500 * time.Millisecond}, fail: []string{"robustness.process_group"}},
+	{dir: "robustness.process_group.setsid", timeouts: Timeouts{Group: 500 * time.Millisecond}, fail: []string{"robustness.process_group"}},
 	{dir: "robustness.stderr", warn: []string{"robustness.stderr"}},
 	{dir: "additions.capabilities", fail: []string{"additions.capabilities"}},
 	{dir: "additions.host_request", fail: []string{"additions.host_request"}},
@@ -88,6 +89,7 @@ func generous(t Timeouts) Timeouts {
 		}
 	}
 	def(&t.Hello, 30*time.Second)
+	def(&t.Quiet, 5*time.Second)
 	def(&t.Ready, 20*time.Second)
 	def(&t.Intercept, 30*time.Second)
 	def(&t.Shutdown, 20*time.Second)

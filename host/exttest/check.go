@@ -70,7 +70,7 @@ var catalog = []CheckInfo{
 	{"robustness.shutdown", "robustness", "spec: shutdown, shutdown_ack; C21", "shutdown is answered with shutdown_ack and an exit within 2 s"},
 	{"robustness.stdout", "robustness", "spec: Wire format (stdout is for frames); C12", "every stdout line is a JSON frame an extension sends"},
 	{"robustness.frames", "robustness", "spec: Extension -> host; C12", "frames decode and their members make sense"},
-	{"robustness.process_group", "robustness", "C21", "no process of the extension's group outlives it"},
+	{"robustness.process_group", "robustness", "C21", "no process of the extension's group outlives it, and none outside it holds its pipes"},
 	{"robustness.stderr", "robustness", "spec: Lifecycle (stderr goes to the log)", "stderr stays small"},
 
 	{"additions.capabilities", "additions", "protocol.md: Additions, Capabilities; C6", "additive frames and subscriptions come with their capability"},

@@ -24,7 +24,8 @@ type process struct {
 	cancel  context.CancelFunc
 	startAt time.Time
 
-	stderr     *tail // what the extension wrote to stderr
+	stderr     *tail    // what the extension wrote to stderr
+	errR       *os.File // read end of stderr, owned by drainStderr until release
 	stderrDone chan struct{}
 
 	done   chan struct{} // closed once the process has been reaped
@@ -98,9 +99,9 @@ func start(m *host.Manifest, env []string, maxStderr int) (*process, error) {
 	}
 	p := &process{
 		cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, cancel: cancel, startAt: startAt,
-		stderr: newTail(maxStderr), stderrDone: make(chan struct{}), done: make(chan struct{}),
+		stderr: newTail(maxStderr), errR: errR, stderrDone: make(chan struct{}), done: make(chan struct{}),
 	}
-	go p.drainStderr(errR)
+	go p.drainStderr()
 	go p.reap()
 	return p, nil
 }
@@ -113,13 +114,13 @@ func (p *process) reap() {
 	close(p.done)
 }
 
-// drainStderr reads stderr until every writer has closed it.
-func (p *process) drainStderr(r *os.File) {
+// drainStderr reads stderr until every writer has closed it, or release
+// closes it.
+func (p *process) drainStderr() {
 	defer close(p.stderrDone)
-	defer r.Close()
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := r.Read(buf)
+		n, err := p.errR.Read(buf)
 		p.stderr.write(buf[:n])
 		if err != nil {
 			return
@@ -195,10 +196,19 @@ func (p *process) stop(grace time.Duration) {
 }
 
 // release closes the tester's pipe ends and joins the stderr drain. The
-// process must have been stopped.
+// process must have been stopped. A process outside the group (one that
+// called setsid) may still hold stderr open: the drain gets a second to
+// take what is left, then its pipe is closed under it.
 func (p *process) release() {
 	p.closeStdin()
 	p.stdout.Close()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-p.stderrDone:
+	case <-t.C:
+	}
+	p.errR.Close()
 	<-p.stderrDone
 }
 

@@ -98,7 +98,7 @@ func (r *run) shutdown(ctx context.Context) {
 		if r.died {
 			add(Skip, "the extension was gone before shutdown (see above)")
 		} else {
-			add(Fail, r.goneMsg("before the host sent shutdown"))
+			add(r.goneStatus(), r.goneMsg("before the host sent shutdown"))
 		}
 		r.selfExit = r.s.p.exited()
 		return
@@ -109,7 +109,7 @@ func (r *run) shutdown(ctx context.Context) {
 	from := r.s.mark()
 	sent, err := r.s.send(proto.Shutdown{})
 	if err != nil {
-		add(Fail, r.goneMsg("when the host sent shutdown"))
+		add(r.goneStatus(), r.goneMsg("when the host sent shutdown"))
 		r.selfExit = r.s.p.exited()
 		return
 	}
@@ -157,6 +157,8 @@ func (r *run) afterExit(ctx context.Context) {
 				}
 				r.rs.add("robustness.process_group", "", Fail, fmt.Sprintf("%s of its process group still ran %v after it exited: %s; stop what you start before exiting (zut kills the group, C21)",
 					plural(len(left), "process", "processes"), r.t.Group, strings.Join(desc, "; ")))
+			} else if !r.s.ended(r.t.Group) {
+				r.rs.add("robustness.process_group", "", Fail, fmt.Sprintf("its stdout or stderr was still open %v after it exited: a process it started outside its group (setsid?) holds them; stop what you start before exiting", r.t.Group))
 			} else {
 				r.rs.add("robustness.process_group", "", Pass, "nothing of its process group outlived it")
 			}

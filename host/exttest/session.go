@@ -39,6 +39,14 @@ func (r *record) typ() string {
 	return ""
 }
 
+// Bounds of what a session keeps of the extension's stdout: past them the
+// extension is stopped, so that the tester's memory stays bounded.
+const (
+	maxRecords    = 20000
+	maxRecordText = 64 << 20
+	maxLineKept   = 1 << 20 // of a longer line only the start is kept
+)
+
 // session is the conversation with one extension process. Its reader
 // goroutine, started by run and joined by close, records every
 // line of stdout and calls observe for it; the goroutines answering host
@@ -54,10 +62,13 @@ type session struct {
 
 	mu      sync.Mutex
 	recs    []*record
+	kept    int           // bytes of text in recs
+	flooded bool          // the bounds were passed and the extension stopped
 	changed chan struct{} // closed and replaced on every new record
 	eof     error         // why reading stopped, once it has
 
 	readerDone chan struct{}
+	restless   bool           // a settle timed out: the extension is never idle
 	answers    sync.WaitGroup // goroutines writing answers to host requests
 	pending    atomic.Int32   // of those, still running
 	ids        atomic.Int64
@@ -110,9 +121,38 @@ func (s *session) read() {
 			return
 		}
 		f, derr := proto.Unmarshal(line)
-		s.add(&record{text: string(line), size: len(line), frame: f, err: derr})
+		text := line
+		if len(text) > maxLineKept {
+			text = text[:maxLineKept]
+		}
+		if s.full(len(text)) {
+			continue // the extension is being stopped; drain until EOF
+		}
+		s.add(&record{text: string(text), size: len(line), frame: f, err: derr})
 	}
 }
+
+// full reports whether keeping n more bytes would pass the bounds; the
+// first time it does, it records why and kills the extension's group.
+func (s *session) full(n int) bool {
+	s.mu.Lock()
+	over := len(s.recs) >= maxRecords || s.kept+n > maxRecordText
+	first := over && !s.flooded
+	if over {
+		s.flooded = true
+	} else {
+		s.kept += n
+	}
+	s.mu.Unlock()
+	if first {
+		s.add(&record{text: fmt.Sprintf("(more than %d lines or %d MiB on stdout)", maxRecords, maxRecordText>>20), err: errFlood})
+		_ = killGroup(s.p.pid, true)
+	}
+	return over
+}
+
+// errFlood marks the record added when an extension floods stdout.
+var errFlood = errors.New("stdout flood")
 
 func (s *session) add(r *record) {
 	r.at = time.Since(s.p.startAt)
@@ -233,6 +273,12 @@ func (s *session) answerThen(then func(), frames ...proto.Frame) {
 // gone reports why the extension can no longer answer: it exited, closed
 // its stdout, or stopped reading stdin. "" while it can.
 func (s *session) gone() string {
+	s.mu.Lock()
+	flooded := s.flooded
+	s.mu.Unlock()
+	if flooded {
+		return "was stopped for flooding stdout (see robustness.stdout)"
+	}
 	if s.p.exited() {
 		return "exited (" + s.p.status() + ")"
 	}
@@ -312,6 +358,22 @@ func (s *session) drain() {
 	}
 }
 
+// ended waits up to d for the extension's stdout and stderr to reach
+// their end, which they do once no process holds them, and reports
+// whether they did.
+func (s *session) ended(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for _, ch := range []chan struct{}{s.readerDone, s.p.stderrDone} {
+		select {
+		case <-ch:
+		case <-t.C:
+			return false
+		}
+	}
+	return true
+}
+
 // reply waits for the reply of type typ to the request id sent at index
 // from: a frame of that type and id, or a line of that type and id that
 // could not be decoded.
@@ -348,18 +410,27 @@ func replyID(f proto.Frame) string {
 	return ""
 }
 
-// settleLimit bounds one settle; an extension that never goes idle (a
-// timer, a busy loop) costs at most this much per probe.
-const settleLimit = 300 * time.Millisecond
+// settleLimit bounds one settle. It is long enough for an extension on a
+// loaded machine to get the CPU; one that never goes idle (a timer, a busy
+// loop) costs it once, then restlessLimit per probe.
+const (
+	settleLimit   = 2 * time.Second
+	restlessLimit = 50 * time.Millisecond
+)
 
 // settle waits until the extension has taken everything the tester sent
 // and has nothing more to say: its stdin and stdout pipes are empty, the
 // reader is waiting for output, no answer is being written, and every
 // thread of its process group sleeps, twice in a row. Where the system
 // cannot tell whether a process runs, it waits 50 ms instead. It returns
-// false when the extension went away.
+// false when the extension went away. settle is called by the probes'
+// goroutine only.
 func (s *session) settle(ctx context.Context) bool {
-	deadline := time.Now().Add(settleLimit)
+	limit := settleLimit
+	if s.restless {
+		limit = restlessLimit
+	}
+	deadline := time.Now().Add(limit)
 	probe := newIdleProbe(s.p.pid)
 	calm := 0
 	for time.Now().Before(deadline) && ctx.Err() == nil {
@@ -384,6 +455,9 @@ func (s *session) settle(ctx context.Context) bool {
 			calm = 0
 		}
 		time.Sleep(3 * time.Millisecond)
+	}
+	if ctx.Err() == nil {
+		s.restless = true
 	}
 	return s.gone() == ""
 }

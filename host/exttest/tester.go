@@ -176,12 +176,24 @@ func (r *run) goneMsg(doing string) string {
 	return msg
 }
 
+// goneStatus is the status of a check that saw the extension go away:
+// Fail, or Skip when the tester stopped it for flooding stdout, which
+// robustness.stdout reports.
+func (r *run) goneStatus() Status {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	if r.s.flooded {
+		return Skip
+	}
+	return Fail
+}
+
 // waitErr turns an error of await into a check status and message.
 func (r *run) waitErr(err error, doing string, d time.Duration) (Status, string) {
 	var g *goneError
 	switch {
 	case errors.As(err, &g):
-		return Fail, r.goneMsg(doing)
+		return r.goneStatus(), r.goneMsg(doing)
 	case errors.Is(err, errTimeout):
 		return Fail, fmt.Sprintf("no answer within %v %s", d, doing)
 	}

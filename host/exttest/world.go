@@ -200,6 +200,8 @@ func (w *world) badLine(r *record) {
 		bad     *proto.InvalidFrameError
 	)
 	switch {
+	case errors.Is(r.err, errFlood):
+		w.note("robustness.stdout", "", Fail, nil, "wrote more than %d lines or %d MiB on stdout during the test; the tester stopped it", maxRecords, maxRecordText>>20)
 	case errors.As(r.err, &tooLong):
 		w.note("robustness.stdout", "", Fail, r, "wrote a line longer than %d bytes; zut disconnects the extension (C12)", tooLong.Limit)
 	case errors.As(r.err, &unknown):

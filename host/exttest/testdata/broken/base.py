@@ -217,6 +217,10 @@ def handle(msg):
             return
         if MODE == "robustness.process_group":
             subprocess.Popen(["sleep", "30"])
+        if MODE == "robustness.process_group.setsid":
+            # Outside the group, out of reach of zut's kill: it holds
+            # stdout and stderr for two seconds, then goes by itself.
+            subprocess.Popen(["sleep", "2"], start_new_session=True)
         emit({"type": "shutdown_ack"})
         sys.exit(0)
     elif kind == "zut_test_unknown" and MODE == "robustness.unknown_frame":
