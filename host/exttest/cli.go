@@ -1,0 +1,114 @@
+package exttest
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Synopsis is the usage line of "zut ext test".
+const Synopsis = "zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]..."
+
+// UsageError reports command-line arguments Run cannot use; the caller
+// exits with status 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ErrFailed is matched (errors.Is) by the error Run returns when the
+// report has a failed check; the report, printed already, says which.
+var ErrFailed = errors.New("extension checks failed")
+
+// FailedError is the error Run returns when checks failed.
+type FailedError struct {
+	Extension string
+	Failed    []string // the failed check ids
+}
+
+func (e *FailedError) Error() string {
+	return fmt.Sprintf("ext test %s: %s failed (%s); the report above says why", e.Extension,
+		plural(len(e.Failed), "check", "checks"), strings.Join(e.Failed, ", "))
+}
+
+// Is makes errors.Is(err, ErrFailed) true.
+func (e *FailedError) Is(target error) bool { return target == ErrFailed }
+
+// argsFlag collects repeated --args CMD=ARGS.
+type argsFlag map[string][]string
+
+func (a argsFlag) String() string { return "" }
+
+func (a argsFlag) Set(v string) error {
+	cmd, args, ok := strings.Cut(v, "=")
+	cmd = strings.TrimPrefix(strings.TrimSpace(cmd), "/")
+	if !ok || cmd == "" {
+		return fmt.Errorf("want CMD=ARGS, such as weather=Berlin, got %q", v)
+	}
+	a[cmd] = append(a[cmd], args)
+	return nil
+}
+
+// Run is "zut ext test": it parses args (the words after "test"), tests
+// the extension, and writes the report to stdout, as text or with --json
+// as JSON. It returns nil when every check passed or warned, a
+// *FailedError (errors.Is ErrFailed) when one failed, a *UsageError for
+// unusable arguments, and other errors for a test that could not run.
+// Flags may come after the directory.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("zut ext test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON (schema: docs/protocol.md)")
+	only := fs.String("only", "", "test one phase: "+strings.Join(Phases, ", "))
+	cmdArgs := argsFlag{}
+	fs.Var(cmdArgs, "args", "arguments for a command, `CMD=ARGS`; repeat for more invocations or commands")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\nRuns the extension in <dir> through every phase of the protocol as a careful\nhost would and reports each check. Exits 1 when a check fails.\n\n", Synopsis)
+		fs.PrintDefaults()
+	}
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil
+			}
+			return &UsageError{Msg: "ext test: " + err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		if args[0] == "--" {
+			operands = append(operands, args[1:]...)
+			break
+		}
+		operands = append(operands, args[0])
+		args = args[1:]
+	}
+	if len(operands) != 1 {
+		return &UsageError{Msg: fmt.Sprintf("ext test takes one extension directory, got %d operands; usage: %s", len(operands), Synopsis)}
+	}
+	if *only != "" {
+		if _, err := newPlan(*only); err != nil {
+			return &UsageError{Msg: "ext test: --only: " + err.Error()}
+		}
+	}
+	rep, err := Test(ctx, operands[0], Options{Only: *only, Args: cmdArgs})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("ext test %s: write the report: %w", rep.Extension, err)
+	}
+	if f := rep.Failed(); len(f) > 0 {
+		return &FailedError{Extension: rep.Extension, Failed: f}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package exttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRunUsage(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string // in the error
+	}{
+		{"no directory", nil, "takes one extension directory, got 0"},
+		{"two directories", []string{"a", "b"}, "got 2 operands"},
+		{"unknown phase", []string{"--only", "bogus", "x"}, `unknown phase "bogus"`},
+		{"bad args", []string{"--args", "noequals", "x"}, "want CMD=ARGS"},
+		{"unknown flag", []string{"--verbose", "x"}, "flag provided but not defined"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := Run(context.Background(), tc.args, &out, &errOut)
+			var ue *UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Run(%q) = %v, want a *UsageError containing %q", tc.args, err, tc.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("Run(%q) wrote %q to stdout, want nothing", tc.args, out.String())
+			}
+		})
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), []string{"-h"}, &out, &errOut); err != nil {
+		t.Errorf("Run(-h) = %v, want nil", err)
+	}
+	if !strings.Contains(errOut.String(), Synopsis) {
+		t.Errorf("Run(-h) usage = %q, want the synopsis", errOut.String())
+	}
+}
+
+// TestRunJSON checks the documented JSON shape, the exit error of a failed
+// check, flags after the directory, --only and --args.
+func TestRunJSON(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join("testdata", "broken", "calls.command")
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), []string{dir, "--json", "--only", "calls", "--args", "ping=twice", "--args", "/ping=again"}, &out, &errOut)
+	var fe *FailedError
+	if !errors.Is(err, ErrFailed) || !errors.As(err, &fe) || !slices.Equal(fe.Failed, []string{"calls.command"}) {
+		t.Fatalf("Run = %v, want a *FailedError for calls.command\n%s", err, out.String())
+	}
+	var rep struct {
+		Extension  string         `json:"extension"`
+		Dir        string         `json:"dir"`
+		Verdict    string         `json:"verdict"`
+		DurationMS float64        `json:"duration_ms"`
+		Counts     map[string]int `json:"counts"`
+		Failed     []string       `json:"failed"`
+		Checks     []struct {
+			ID, Phase, Ref, Subject, Status, Message string
+			Frames                                   []struct {
+				From string  `json:"from"`
+				AtMS float64 `json:"at_ms"`
+				Text string  `json:"text"`
+			}
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("decode the JSON report: %v\n%s", err, out.String())
+	}
+	if rep.Extension != "calls-command" || rep.Verdict != "fail" || rep.DurationMS <= 0 || !slices.Equal(rep.Failed, []string{"calls.command"}) {
+		t.Errorf("report = %s %s %v %q, want calls-command fail >0 [calls.command]", rep.Extension, rep.Verdict, rep.DurationMS, rep.Failed)
+	}
+	var subjects []string
+	for _, c := range rep.Checks {
+		if c.Phase != "calls" {
+			t.Errorf("--only calls reported %s (%s), want only calls checks (and failures)", c.ID, c.Status)
+		}
+		if c.ID == "calls.command" {
+			subjects = append(subjects, c.Subject)
+			if c.Status == "fail" && (len(c.Frames) != 2 || c.Frames[0].From != "host" || c.Frames[1].From != "extension") {
+				t.Errorf("failed check frames = %+v, want the command_invoked sent and the command_response got", c.Frames)
+			}
+		}
+		if c.Ref == "" || c.Message == "" {
+			t.Errorf("check %s has ref %q and message %q, want both", c.ID, c.Ref, c.Message)
+		}
+	}
+	if want := []string{"/ping twice", "/ping again", "/panel"}; !slices.Equal(subjects, want) {
+		t.Errorf("calls.command subjects = %q, want %q (one invocation per --args)", subjects, want)
+	}
+	if rep.Counts["fail"] != 2 || rep.Counts["pass"] == 0 {
+		t.Errorf("counts = %v, want 2 failures (two /ping invocations) and some passes", rep.Counts)
+	}
+}
+
+func TestRunText(t *testing.T) {
+	needPython(t)
+	var out, errOut bytes.Buffer
+	err := Run(context.Background(), []string{filepath.Join("testdata", "broken", "ok"), "--only", "handshake"}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("Run(ok) = %v, want nil\n%s", err, out.String())
+	}
+	text := out.String()
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "PASS ok: 7 checks, 7 passed, 0 warnings, 0 failed, 0 skipped (") {
+		t.Errorf("verdict line = %q, want PASS ok: 7 checks, 7 passed, ...", last)
+	}
+	if strings.Contains(text, "registration.") {
+		t.Errorf("--only handshake reported registration checks:\n%s", text)
+	}
+}
+
+// TestDocsListEveryCheck keeps docs/protocol.md ("Checking an extension")
+// and the catalog in step.
+func TestDocsListEveryCheck(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "## Checking an extension: zut ext test")
+	if !ok {
+		t.Fatal(`docs/protocol.md has no section "Checking an extension: zut ext test"`)
+	}
+	for _, c := range Catalog() {
+		row := fmt.Sprintf("| `%s` | %s | %s |", c.ID, c.Ref, c.Title)
+		if !strings.Contains(section, row) {
+			t.Errorf("docs/protocol.md lacks the row %s", row)
+		}
+	}
+	for _, p := range Phases {
+		if !strings.Contains(section, "`"+p+"`") {
+			t.Errorf("docs/protocol.md does not name the phase %s", p)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package exttest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Phases in the order the tester runs them. Options.Only names one.
+var Phases = []string{
+	"handshake", "registration", "calls", "events", "cancel", "panels", "state", "robustness", "additions",
+}
+
+// Options configure Test. The zero value tests everything with the
+// protocol's deadlines.
+type Options struct {
+	// Only limits the report to one phase (see Phases); "" is all. The
+	// handshake and registration always run, and the phases a phase
+	// depends on run too (panels and state need the calls that open
+	// panels and return state); checks outside the phase are reported
+	// only when they fail.
+	Only string
+	// Args are the argument strings of each command, by name without the
+	// slash: one invocation per string. A command without an entry is
+	// invoked once with "".
+	Args map[string][]string
+	// CWD is the project directory sent in hello_ack; "" is a fresh
+	// temporary directory, removed afterwards. data_dir is always a fresh
+	// temporary directory, so that the test leaves the extension's own
+	// directory as it was.
+	CWD string
+	// Env is the extension's environment; nil is os.Environ().
+	Env []string
+	// BuiltinTools and BuiltinCommands are the host's own names; an
+	// extension registration of one of them is reported as shadowed. The
+	// reserved tool names of C9 are checked whether listed or not.
+	BuiltinTools    []string
+	BuiltinCommands []string
+	// MaxStderr is the stderr volume above which robustness.stderr warns;
+	// 0 is 64 KiB.
+	MaxStderr int
+	Timeouts  Timeouts
+}
+
+// Timeouts are the deadlines the tester holds the extension to. A zero
+// field takes the default shown, which is the protocol's.
+type Timeouts struct {
+	Hello     time.Duration // spawn to hello (C1): 5s
+	Quiet     time.Duration // silence after hello_ack that counts as ready (C5): 250ms
+	Ready     time.Duration // hello_ack to ready, then ready-timeout (C5): 3s
+	Command   time.Duration // command_invoked to command_response (C14): 30s
+	Tool      time.Duration // tool_call to tool_result (C14): 60s
+	Intercept time.Duration // event_intercept to its response (C14): 5s
+	Write     time.Duration // one frame written to the extension (C11): 5s
+	Shutdown  time.Duration // shutdown to shutdown_ack and exit (C21): 2s
+	Kill      time.Duration // SIGTERM to SIGKILL (C21): 1s
+
+	// Interactive bounds the wait for an interactive tool, which has no
+	// deadline in zut: 10s, then the tester gives up with a warning.
+	Interactive time.Duration
+	// EOF is how long an extension may take to exit once its stdin is
+	// closed: 2s.
+	EOF time.Duration
+	// Mismatch is how long the tester watches an extension after a
+	// hello_ack of another protocol version: 2s.
+	Mismatch time.Duration
+	// Group is how long the process group may take to empty after the
+	// extension exited (C21): 500ms.
+	Group time.Duration
+
+	EditorKey time.Duration // editor_key to editor_key_response: 200ms
+	Render    time.Duration // render_tool, render_message to the response: 1s
+	Complete  time.Duration // command_complete to command_completions: 2s
+}
+
+func (t Timeouts) withDefaults() Timeouts {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&t.Hello, 5*time.Second)
+	def(&t.Quiet, 250*time.Millisecond)
+	def(&t.Ready, 3*time.Second)
+	def(&t.Command, 30*time.Second)
+	def(&t.Tool, 60*time.Second)
+	def(&t.Intercept, 5*time.Second)
+	def(&t.Write, 5*time.Second)
+	def(&t.Shutdown, 2*time.Second)
+	def(&t.Kill, time.Second)
+	def(&t.Interactive, 10*time.Second)
+	def(&t.EOF, 2*time.Second)
+	def(&t.Mismatch, 2*time.Second)
+	def(&t.Group, 500*time.Millisecond)
+	def(&t.EditorKey, 200*time.Millisecond)
+	def(&t.Render, time.Second)
+	def(&t.Complete, 2*time.Second)
+	return t
+}
+
+// plan says which phases run and which are reported.
+type plan struct {
+	run    map[string]bool
+	report map[string]bool // nil: all
+}
+
+func newPlan(only string) (plan, error) {
+	if only == "" {
+		all := map[string]bool{}
+		for _, p := range Phases {
+			all[p] = true
+		}
+		return plan{run: all}, nil
+	}
+	if !slices.Contains(Phases, only) {
+		return plan{}, fmt.Errorf("unknown phase %q; use one of %s", only, strings.Join(Phases, ", "))
+	}
+	run := map[string]bool{"handshake": true, "registration": true, only: true}
+	switch only {
+	case "panels", "state", "additions":
+		run["calls"] = true
+	}
+	return plan{run: run, report: map[string]bool{only: true}}, nil
+}
+
+func (p plan) runs(phase string) bool { return p.run[phase] }
+
+// reports says whether a check of phase with status st goes into the
+// report.
+func (p plan) reports(phase string, st Status) bool {
+	return p.report == nil || p.report[phase] || st == Fail
+}

@@ -1,0 +1,266 @@
+package exttest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zut-go/zut/host"
+)
+
+// process is one running extension: its pipes, its stderr tally and the
+// goroutines that drain stderr and reap it. start starts both goroutines;
+// kill (or the process exiting) ends them, and wait joins them.
+type process struct {
+	cmd     *exec.Cmd
+	pid     int
+	stdin   *os.File // write end: the tester's frames
+	stdout  *os.File // read end: the extension's frames
+	cancel  context.CancelFunc
+	startAt time.Time
+
+	stderr     *tail    // what the extension wrote to stderr
+	errR       *os.File // read end of stderr, owned by drainStderr until release
+	stderrDone chan struct{}
+
+	done   chan struct{} // closed once the process has been reaped
+	state  *os.ProcessState
+	werr   error
+	exitAt time.Time
+
+	stdinOnce sync.Once
+}
+
+// start runs the extension of m in its own directory and process group,
+// with pipes for stdin, stdout and stderr. A bare exec name is looked up
+// on PATH (C23).
+func start(m *host.Manifest, env []string, maxStderr int) (*process, error) {
+	path := m.ExecPath
+	if path == "" {
+		lp, err := exec.LookPath(m.Exec)
+		if err != nil {
+			return nil, fmt.Errorf("exec %q: not found on PATH; install it or use a path such as ./%s", m.Exec, m.Exec)
+		}
+		path = lp
+	}
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("create stdin pipe: %w", err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("create stdout pipe: %w", err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("create stderr pipe: %w", err)
+	}
+	// The context serves Cmd.Cancel only: cancelling it kills the whole
+	// group, and WaitDelay bounds Wait after that.
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, path, m.Args...)
+	cmd.Dir = m.Dir
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
+	cmd.WaitDelay = time.Second
+	startAt := time.Now()
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		cancel()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start %s: %w", strings.Join(append([]string{path}, m.Args...), " "), err)
+	}
+	p := &process{
+		cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, cancel: cancel, startAt: startAt,
+		stderr: newTail(maxStderr), errR: errR, stderrDone: make(chan struct{}), done: make(chan struct{}),
+	}
+	go p.drainStderr()
+	go p.reap()
+	return p, nil
+}
+
+// reap is the only caller of cmd.Wait.
+func (p *process) reap() {
+	p.werr = p.cmd.Wait()
+	p.state = p.cmd.ProcessState
+	p.exitAt = time.Now()
+	close(p.done)
+}
+
+// drainStderr reads stderr until every writer has closed it, or release
+// closes it.
+func (p *process) drainStderr() {
+	defer close(p.stderrDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := p.errR.Read(buf)
+		p.stderr.write(buf[:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+// exited reports whether the process has been reaped.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// status says how the process ended ("exit status 3", "signal: killed"),
+// or "" while it runs.
+func (p *process) status() string {
+	if !p.exited() {
+		return ""
+	}
+	if p.state != nil {
+		return p.state.String()
+	}
+	if p.werr != nil {
+		return p.werr.Error()
+	}
+	return "exited"
+}
+
+// closeStdin closes the tester's end of stdin: the extension reads EOF.
+func (p *process) closeStdin() {
+	p.stdinOnce.Do(func() { p.stdin.Close() })
+}
+
+// waitExit waits up to d for the process to exit and reports whether it
+// did.
+func (p *process) waitExit(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return p.exited()
+}
+
+// stop ends the process group the way zut does (C21): SIGTERM, SIGKILL
+// after grace, and waits until the process is reaped. A process that has
+// already exited still gets its group killed so that nothing it started
+// outlives the test.
+func (p *process) stop(grace time.Duration) {
+	p.closeStdin()
+	if !p.exited() {
+		_ = killGroup(p.pid, false)
+		t := time.NewTimer(grace)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	_ = killGroup(p.pid, true)
+	p.cancel()
+	<-p.done
+	for i := 0; i < 100 && groupAlive(p.pid); i++ {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// release closes the tester's pipe ends and joins the stderr drain. The
+// process must have been stopped. A process outside the group (one that
+// called setsid) may still hold stderr open: the drain gets a second to
+// take what is left, then its pipe is closed under it.
+func (p *process) release() {
+	p.closeStdin()
+	p.stdout.Close()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-p.stderrDone:
+	case <-t.C:
+	}
+	p.errR.Close()
+	<-p.stderrDone
+}
+
+// leftovers waits up to d for the process group to empty after the
+// leader exited and returns the members still there (C21).
+func (p *process) leftovers(d time.Duration) []member {
+	deadline := time.Now().Add(d)
+	for {
+		if !groupAlive(p.pid) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			ms := groupMembers(p.pid)
+			if len(ms) == 0 {
+				ms = []member{{PID: 0, Command: "(unknown process of the group)"}}
+			}
+			return ms
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// tail keeps the first bytes an extension wrote to stderr, up to a bound,
+// and counts them all.
+type tail struct {
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total atomic.Int64
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) write(b []byte) {
+	t.total.Add(int64(len(b)))
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if room := t.max - len(t.buf); room > 0 {
+		t.buf = append(t.buf, b[:min(room, len(b))]...)
+	}
+}
+
+// last returns up to n bytes of the end of what was kept, whole lines.
+func (t *tail) last(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if len(b) > n {
+		b = b[len(b)-n:]
+		if i := strings.IndexByte(string(b), '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return strings.TrimRight(string(b), "\n")
+}

@@ -1,0 +1,26 @@
+//go:build !unix
+
+package exttest
+
+import (
+	"os"
+	"os/exec"
+)
+
+// setProcessGroup does nothing where process groups do not exist.
+func setProcessGroup(cmd *exec.Cmd) {}
+
+// killGroup kills the process pid: there is no group and no SIGTERM.
+func killGroup(pid int, kill bool) error {
+	if pid <= 0 {
+		return nil
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}
+
+// groupAlive reports false: there are no groups to look at.
+func groupAlive(pid int) bool { return false }
