@@ -169,7 +169,7 @@ func TestTools(t *testing.T) {
 		}()
 		rec.wait(t, "dialog sdkfull select nobody answers")
 		cancel()
-		rec.wait(t, "notify sdkfull info request cancelled: the tool call was cancelled")
+		rec.wait(t, "notify sdkfull info request cancelled: ui.select: the tool call was cancelled")
 		<-done
 		if got := display(t, h, "display", "after"); got != "D:after" {
 			t.Errorf("/display after a cancelled call = %q", got)

@@ -735,6 +735,10 @@ class Extension:
                         self._guard("%s chunk callback" % method, on_chunk, val)
                     continue
                 if kind == "error":
+                    if isinstance(val, CancelledError):
+                        raise CancelledError("%s: the tool call was cancelled" % method)
+                    if isinstance(val, ClosedError):
+                        raise ClosedError("%s: extension connection closed" % method)
                     raise val
                 if val.get("error"):
                     raise HostError(method, val["error"])
