@@ -890,7 +890,7 @@ export class Extension {
     else if (typeof res !== 'object' || Array.isArray(res)) {
       res = errorResult(`${call.name}: the handler returned ${typeof res}; return a string or an object such as textResult(...)`);
     }
-    const frame = { ...res, type: 'tool_result', id: call.id };
+    const frame = replyFrame('tool_result', call.id, res);
     if (!this._reply(frame)) {
       delete frame.details;
       this.log(`tool "${call.name}": the result is not JSON; sent it without details`);
@@ -911,7 +911,7 @@ export class Extension {
     if (resp === undefined || resp === null) resp = noop();
     else if (typeof resp === 'string') resp = display(resp);
     else if (typeof resp !== 'object' || Array.isArray(resp)) resp = error(`/${name}: the handler returned ${typeof resp}; return a string or an object such as display(...)`);
-    const frame = { ...resp, type: 'command_response', id: f.id };
+    const frame = replyFrame('command_response', f.id, resp);
     if (!frame.action) frame.action = 'noop';
     if (!this._reply(frame)) this._reply({ ...error(`/${name}: the response is not JSON`), type: 'command_response', id: f.id });
   }
@@ -929,7 +929,7 @@ export class Extension {
       }
       if (merge(this, event, ev, resp, d)) break;
     }
-    const frame = { ...resp, type: 'event_intercept_response', id: f.id };
+    const frame = replyFrame('event_intercept_response', f.id, resp);
     if (!this._reply(frame)) this._reply({ type: 'event_intercept_response', id: f.id });
   }
 
@@ -957,6 +957,9 @@ export class Extension {
 }
 
 const str = (v) => (typeof v === 'string' ? v : '');
+
+// replyFrame is a reply: type and id first, then the handler's members.
+const replyFrame = (type, id, members) => Object.assign({ type, id }, members, { type, id });
 
 // DISPATCH maps the frame types from the host to their handlers (this is
 // the Extension).
@@ -1030,7 +1033,7 @@ const DISPATCH = {
       fn, [], str(f.prefix));
   },
   editor_key(f) {
-    this._answer(`editor key ${f.key}`, (a) => ({ action: 'passthrough', ...(typeof a === 'object' ? a : {}), type: 'editor_key_response', id: f.id }),
+    this._answer(`editor key ${f.key}`, (a) => replyFrame('editor_key_response', f.id, { action: 'passthrough', ...(typeof a === 'object' ? a : {}) }),
       this._editorFn, {}, f);
   },
   render_tool(f) {

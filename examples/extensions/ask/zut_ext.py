@@ -1128,7 +1128,7 @@ class Extension:
             res = text_result(res)
         elif not isinstance(res, dict):
             res = error_result("%s: the handler returned %s; return a str or a dict such as text_result(...)" % (call.name, type(res).__name__))
-        frame = dict(res, type="tool_result", id=call.id)
+        frame = _frame("tool_result", call.id, res)
         try:
             self._write(frame)
         except ClosedError:
@@ -1167,7 +1167,7 @@ class Extension:
             resp = display(resp)
         elif not isinstance(resp, dict):
             resp = error("/%s: the handler returned %s; return a str or a dict such as display(...)" % (name, type(resp).__name__))
-        frame = dict(resp, type="command_response", id=f.get("id"))
+        frame = _frame("command_response", f.get("id"), resp)
         if not frame.get("action"):
             frame["action"] = "noop"
         try:
@@ -1194,9 +1194,8 @@ class Extension:
             stop = _merge(self, event, ev, resp, d)
             if stop:
                 break
-        resp["type"], resp["id"] = "event_intercept_response", f.get("id")
         try:
-            self._write(resp)
+            self._write(_frame("event_intercept_response", f.get("id"), resp))
         except ClosedError:
             pass
         except (TypeError, ValueError) as e:
@@ -1265,9 +1264,8 @@ class Extension:
 
     def _on_editor_key(self, f):
         def frame(a):
-            a = dict(a) if isinstance(a, dict) else {}
+            a = _frame("editor_key_response", f.get("id"), a if isinstance(a, dict) else {})
             a.setdefault("action", "passthrough")
-            a.update(type="editor_key_response", id=f.get("id"))
             return a
         self._answer("editor key %s" % f.get("key"), frame, self._editor_fn, f, fallback={})
 
@@ -1293,6 +1291,14 @@ class Extension:
         self._answer("message renderer %s" % f.get("name"), lambda lines: {
             "type": "render_message_response", "id": f.get("id"), "lines": [str(l) for l in lines]},
             fn, content, f.get("width") or 0, fallback=[content])
+
+
+def _frame(type_, id, members):
+    """A reply frame: type and id first, then the handler's members."""
+    f = {"type": type_, "id": id}
+    f.update(members)
+    f["type"], f["id"] = type_, id
+    return f
 
 
 def _join(a, b):
