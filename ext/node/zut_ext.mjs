@@ -621,8 +621,9 @@ export class Extension {
     this._helloCaps = new Set(caps);
     this._writeFrame({ type: 'hello', protocol_version: PROTOCOL_VERSION, name: this.name, version: this.version, capabilities: caps });
     return new Promise((resolve) => {
-      let buf = null;
-      let skipping = false;
+      let parts = []; // the pieces of a line still without its newline
+      let size = 0;
+      let skipping = false; // the line is over MAX_LINE: drop it to its newline
       let finished = false;
       const input = process.stdin;
       const finish = (err) => {
@@ -639,35 +640,37 @@ export class Extension {
           process.exit(err ? 1 : 0);
         });
       };
-      const onLine = (line) => {
-        const err = this._line(line);
-        if (err !== undefined) finish(err);
-      };
       const onData = (chunk) => {
         let start = 0;
         for (;;) {
           const nl = chunk.indexOf(10, start);
           if (nl < 0) break;
-          let part = chunk.subarray(start, nl);
+          let line = chunk.subarray(start, nl);
           start = nl + 1;
           if (skipping) {
             skipping = false;
             continue;
           }
-          if (buf) {
-            part = Buffer.concat([buf, part]);
-            buf = null;
+          if (parts.length > 0) {
+            parts.push(line);
+            line = Buffer.concat(parts, size + line.length);
+            parts = [];
+            size = 0;
           }
-          onLine(part);
+          const err = this._line(line);
+          if (err !== undefined) finish(err);
           if (finished) return;
         }
         if (start < chunk.length && !skipping) {
           const rest = chunk.subarray(start);
-          buf = buf ? Buffer.concat([buf, rest]) : Buffer.from(rest);
-          if (buf.length > MAX_LINE) {
-            buf = null;
+          size += rest.length;
+          if (size > MAX_LINE) {
+            parts = [];
+            size = 0;
             skipping = true;
             this.log(`skipped a line from the host longer than ${MAX_LINE} bytes`);
+          } else {
+            parts.push(rest);
           }
         }
       };
@@ -703,7 +706,7 @@ export class Extension {
       }
       return this._helloAck(f);
     }
-    const h = DISPATCH[t];
+    const h = typeof t === 'string' && Object.hasOwn(DISPATCH, t) ? DISPATCH[t] : undefined;
     if (!h) {
       this.log(`ignored a frame of type ${JSON.stringify(t)}`);
       return undefined;
@@ -899,13 +902,13 @@ export class Extension {
   }
 
   async _runCommand(f) {
-    const name = f.name || '';
+    const name = str(f.name);
     const entry = this._commands.get(name.toLowerCase());
     let resp;
     if (!entry) {
       resp = error(`extension "${this.name}" has no command /${name}`);
     } else {
-      const { value, err } = await this._guard(`command /${name}`, entry.fn, f.args || '');
+      const { value, err } = await this._guard(`command /${name}`, entry.fn, str(f.args));
       resp = err !== undefined ? error(`/${name}: ${describe(err)}`) : value;
     }
     if (resp === undefined || resp === null) resp = noop();
@@ -969,7 +972,7 @@ const DISPATCH = {
       this.log('ignored a tool_call without an id');
       return;
     }
-    const call = new Call(this, f.id, f.name);
+    const call = new Call(this, f.id, str(f.name));
     this._calls.set(f.id, call);
     const args = f.args === undefined || f.args === null ? {} : f.args;
     this._afterEvents(() => this._runTool(call, args));
@@ -996,7 +999,7 @@ const DISPATCH = {
   },
   panel_close(f) {
     this._serially(async () => {
-      for (const fn of [...this._panelCloses]) await this._guard('panel close handler', fn, f.panel_id);
+      for (const fn of [...this._panelCloses]) await this._guard('panel close handler', fn, str(f.panel_id));
     });
   },
   host_response(f) {

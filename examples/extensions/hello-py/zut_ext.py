@@ -918,7 +918,7 @@ class Extension:
                 continue
             try:
                 f = loads(line, object_hook=Record)
-            except ValueError as e:
+            except (ValueError, RecursionError) as e:  # RecursionError: nested too deep
                 if line.strip():
                     self.log("skipped a line from the host that is not JSON: %s" % e)
                 continue
@@ -926,6 +926,9 @@ class Extension:
                 self.log("skipped a line from the host that is not a JSON object")
                 continue
             t = f.get("type")
+            if not isinstance(t, str):
+                self.log("skipped a frame from the host without a type")
+                continue
             if t == "shutdown":
                 self._write_quiet({"type": "shutdown_ack"})
                 break
@@ -1100,7 +1103,7 @@ class Extension:
         if not isinstance(id, str):
             self.log("ignored a tool_call without an id")
             return
-        call = Call(self, id, f.get("name"))
+        call = Call(self, id, _str(f.get("name")))
         with self._lock:
             self._calls[id] = call
         args = f.get("args")
@@ -1145,7 +1148,7 @@ class Extension:
 
     def _on_tool_cancel(self, f):
         with self._lock:
-            call = self._calls.pop(f.get("id"), None)
+            call = self._calls.pop(_str(f.get("id")), None)
         if call is not None:
             call._cancel(CancelledError())
 
@@ -1153,12 +1156,12 @@ class Extension:
         self._after_events(lambda: self._run_command(f))
 
     def _run_command(self, f):
-        name = f.get("name") or ""
+        name = _str(f.get("name"))
         entry = self._commands.get(name.lower())
         if entry is None:
             resp = error("extension %r has no command /%s" % (self.name, name))
         else:
-            resp, exc = self._guard("command /%s" % name, entry[1], f.get("args") or "")
+            resp, exc = self._guard("command /%s" % name, entry[1], _str(f.get("args")))
             if exc is not None:
                 resp = error("/%s: %s" % (name, _describe(exc)))
         if resp is None:
@@ -1181,7 +1184,7 @@ class Extension:
         self._after_events(lambda: self._run_intercept(f))
 
     def _run_intercept(self, f):
-        event = f.get("event")
+        event = _str(f.get("event"))
         resp = {}
         ev = Record(f)
         for fn in list(self._intercepts.get(event, ())):
@@ -1206,11 +1209,11 @@ class Extension:
         self._serially(lambda: self._run_event(f))
 
     def _run_event(self, f):
-        name = f.get("event")
+        name = _str(f.get("event"))
         for fn in list(self._events.get(name, ())):
             self._guard("%s event handler" % name, fn, f)
         if name == "custom":
-            for fn in list(self._customs.get(f.get("name"), ())) + list(self._customs.get("", ())):
+            for fn in list(self._customs.get(_str(f.get("name")), ())) + list(self._customs.get("", ())):
                 self._guard("custom event handler", fn, f)
 
     def _on_panel_key(self, f):
@@ -1220,7 +1223,7 @@ class Extension:
         self._serially(run)
 
     def _on_panel_close(self, f):
-        pid = f.get("panel_id")
+        pid = _str(f.get("panel_id"))
 
         def run():
             for fn in list(self._panel_closes):
@@ -1228,19 +1231,19 @@ class Extension:
         self._serially(run)
 
     def _on_host_response(self, f):
-        p = self._pending.get(f.get("id"))
+        p = self._pending.get(_str(f.get("id")))
         if p is None:
             self.log("ignored a host_response for %r: nothing waits for it" % f.get("id"))
             return
         p.put(("done", f))
 
     def _on_host_stream(self, f):
-        p = self._pending.get(f.get("id"))
+        p = self._pending.get(_str(f.get("id")))
         if p is not None:
-            p.put(("chunk", f.get("text") or ""))
+            p.put(("chunk", _str(f.get("text"))))
 
     def _on_shortcut(self, f):
-        fn = self._shortcuts.get((f.get("key") or "").lower())
+        fn = self._shortcuts.get(_str(f.get("key")).lower())
         if fn is None:
             self.log("ignored shortcut %r: no handler" % f.get("key"))
             return
@@ -1257,10 +1260,10 @@ class Extension:
         self._pool.submit(job)
 
     def _on_command_complete(self, f):
-        fn = self._completions.get((f.get("name") or "").lower())
+        fn = self._completions.get(_str(f.get("name")).lower())
         self._answer("completion of /%s" % f.get("name"), lambda items: {
             "type": "command_completions", "id": f.get("id"), "items": [str(i) for i in items]},
-            fn, f.get("prefix") or "", fallback=[])
+            fn, _str(f.get("prefix")), fallback=[])
 
     def _on_editor_key(self, f):
         def frame(a):
@@ -1270,7 +1273,7 @@ class Extension:
         self._answer("editor key %s" % f.get("key"), frame, self._editor_fn, f, fallback={})
 
     def _on_render_tool(self, f):
-        header, body = self._renderers.get(f.get("tool_name"), (None, None))
+        header, body = self._renderers.get(_str(f.get("tool_name")), (None, None))
 
         def job():
             r = {"type": "render_tool_response", "id": f.get("id")}
@@ -1286,11 +1289,16 @@ class Extension:
         self._pool.submit(job)
 
     def _on_render_message(self, f):
-        fn = self._msg_renderers.get(f.get("name"))
-        content = f.get("content") or ""
+        fn = self._msg_renderers.get(_str(f.get("name")))
+        content = _str(f.get("content"))
         self._answer("message renderer %s" % f.get("name"), lambda lines: {
             "type": "render_message_response", "id": f.get("id"), "lines": [str(l) for l in lines]},
             fn, content, f.get("width") or 0, fallback=[content])
+
+
+def _str(v):
+    """v when it is a str, else "" (a member of the wrong type from the host)."""
+    return v if isinstance(v, str) else ""
 
 
 def _frame(type_, id, members):
