@@ -441,7 +441,7 @@ func TestClock(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed")
 	}
-	f := load(t, buildExample(t, "clock"), host.StatusAutoReady)
+	f := load(t, buildExample(t, "clock"), host.StatusOK)
 	if cmds, _ := registrations(f.Diagnostics()[0]); cmds != "clock:active date:active" {
 		t.Errorf("commands = %s, want clock and date", cmds)
 	}

@@ -1,117 +1,112 @@
 #!/usr/bin/env python3
 """ask: dialogs (ui.select, ui.confirm, ui.input) from a slash command and
-from an interactive tool, in plain Python without an SDK.
+from an interactive tool, and a panel of the questions asked, on the
+Python SDK (zut_ext.py beside it is a copy of ext/python/zut_ext.py).
 
-Host requests are answered asynchronously, so every command and tool call
-runs on a thread of its own while the main loop keeps reading stdin and
-hands each host_response to the thread waiting for it.
+The SDK runs every command and tool call on a thread of its own, so a
+handler simply calls ext.select(...) and waits for the answer.
 """
-import json
-import queue
-import sys
-import threading
+import zut_ext as zut
 
-_out = threading.Lock()
-_waiting = {}          # request id -> queue of the host_response
-_waiting_lock = threading.Lock()
-_seq = [0]
+ext = zut.Extension("ask", "1.1.0")
+ext.use(zut.HOST_REQUESTS)
 
-
-def emit(frame):
-    with _out:
-        sys.stdout.write(json.dumps(frame) + "\n")
-        sys.stdout.flush()
+NO_DIALOGS = ("this zut does not offer dialogs (capability host_requests, "
+              "docs/protocol.md \"Additions beyond v2\"); update zut to use /deploy and ask_user")
+PANEL = "ask-history"
+history = []     # {"q": question, "a": answer}, oldest first; saved in the tool results' details
+cursor = [0]     # the selected line of the panel
 
 
-def ask(method, params):
-    """Send a host_request and wait for its result; raise on an error."""
-    with _waiting_lock:
-        _seq[0] += 1
-        rid = "ask-%d" % _seq[0]
-        box = queue.Queue(maxsize=1)
-        _waiting[rid] = box
-    emit({"type": "host_request", "id": rid, "method": method, "params": params})
-    resp = box.get()
-    if resp is None:
-        raise RuntimeError("the host went away")
-    if resp.get("error"):
-        raise RuntimeError(resp["error"])
-    return resp.get("result") or {}
+@ext.on_hello
+def check_host(host):
+    if not ext.offers(zut.HOST_REQUESTS):
+        ext.log(NO_DIALOGS)
 
 
-def deploy(msg):
-    """/deploy: choose an environment, confirm, and leave a note."""
-    try:
-        env = ask("ui.select", {"title": "Deploy", "message": "Where to?",
-                                "options": ["staging", "production"], "default": "staging"})
-        if env["cancelled"]:
-            reply = {"action": "display", "display": "deploy cancelled"}
-        else:
-            sure = ask("ui.confirm", {"message": "Deploy to %s now?" % env["value"],
-                                      "default": env["value"] == "staging"})
-            if sure["cancelled"] or not sure["value"]:
-                reply = {"action": "display", "display": "not deployed to " + env["value"]}
-            else:
-                note = ask("ui.input", {"message": "Release note", "placeholder": "what changed"})
-                text = note["value"] or "(no note)"
-                reply = {"action": "prompt",
-                         "prompt": "Write the commands to deploy to %s. Release note: %s" % (env["value"], text)}
-    except RuntimeError as e:
-        reply = {"error": "deploy: %s" % e}
-    reply.update(type="command_response", id=msg["id"])
-    emit(reply)
+@ext.command("deploy", "choose, confirm and describe a deployment")
+def deploy(args):
+    if not ext.offers(zut.HOST_REQUESTS):
+        return zut.error("deploy: " + NO_DIALOGS)
+    env = ext.select("Where to?", ["staging", "production"], title="Deploy", default="staging")
+    if env.cancelled:
+        return zut.display("deploy cancelled")
+    sure = ext.confirm("Deploy to %s now?" % env.value, default=env.value == "staging")
+    if sure.cancelled or not sure.value:
+        return zut.display("not deployed to " + env.value)
+    note = ext.input("Release note", placeholder="what changed")
+    text = note.value or "(no note)"
+    return zut.prompt("Write the commands to deploy to %s. Release note: %s" % (env.value, text))
 
 
-def ask_user(msg):
-    """The ask_user tool: the model asks the user a question."""
-    args = msg.get("args") or {}
+ASK_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "question": {"type": "string"},
+        "choices": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["question"],
+}
+
+
+@ext.tool("ask_user", "Ask the user a question and wait for the answer. Give choices for a multiple-choice question.",
+          ASK_SCHEMA, interactive=True)
+def ask_user(args, call):
+    if not ext.offers(zut.HOST_REQUESTS):
+        return zut.error_result("could not ask the user: " + NO_DIALOGS)
     question = args.get("question") or "?"
-    try:
-        if args.get("choices"):
-            r = ask("ui.select", {"message": question, "options": args["choices"]})
-        else:
-            r = ask("ui.input", {"message": question})
-        if r["cancelled"]:
-            content, is_error = "the user did not answer", True
-        else:
-            content, is_error = "the user answered: %s" % r["value"], False
-    except RuntimeError as e:
-        content, is_error = "could not ask the user: %s" % e, True
-    emit({"type": "tool_result", "id": msg["id"], "is_error": is_error,
-          "content": [{"type": "text", "text": content}]})
+    choices = args.get("choices")
+    if choices:
+        r = ext.select(question, [str(c) for c in choices])
+    else:
+        r = ext.input(question)
+    if r.cancelled:
+        return zut.error_result("the user did not answer")
+    history.append({"q": question, "a": r.value})
+    del history[:-20]
+    return zut.text_result("the user answered: %s" % r.value, details={"version": 1, "history": history})
 
 
-emit({"type": "hello", "protocol_version": 2, "name": "ask", "version": "1.0.0",
-      "capabilities": ["commands", "tools", "host_requests"]})
+def restore(ev):
+    """A session event brings back the history saved on that branch."""
+    state = ev.state or {}
+    history[:] = [h for h in (state.get("history") or []) if isinstance(h, dict)]
 
-for line in sys.stdin:
-    msg = json.loads(line)
-    kind = msg.get("type")
-    if kind == "hello_ack":
-        if "host_requests" not in msg.get("capabilities", []):
-            sys.stderr.write("ask: this zut does not offer host_requests; the dialogs will fail\n")
-        emit({"type": "register_command", "name": "deploy", "description": "choose, confirm and describe a deployment"})
-        emit({"type": "register_tool", "name": "ask_user", "interactive": True,
-              "description": "Ask the user a question and wait for the answer. Give choices for a multiple-choice question.",
-              "schema": {"type": "object", "properties": {
-                  "question": {"type": "string"},
-                  "choices": {"type": "array", "items": {"type": "string"}}},
-                  "required": ["question"]}})
-        emit({"type": "ready"})
-    elif kind == "host_response":
-        with _waiting_lock:
-            box = _waiting.pop(msg["id"], None)
-        if box is not None:
-            box.put(msg)
-    elif kind == "command_invoked":
-        threading.Thread(target=deploy, args=(msg,), daemon=True).start()
-    elif kind == "tool_call":
-        threading.Thread(target=ask_user, args=(msg,), daemon=True).start()
-    elif kind == "shutdown":
-        emit({"type": "shutdown_ack"})
-        break
 
-# stdin ended or shutdown: release the threads still waiting.
-with _waiting_lock:
-    for box in _waiting.values():
-        box.put(None)
+for name in ("session_start", "session_opened", "session_switched", "session_forked"):
+    ext.on(name, restore)
+
+
+def history_panel():
+    lines = []
+    for i, h in enumerate(history):
+        lines.append("%s %s → %s" % ("›" if i == cursor[0] else " ", h["q"], h["a"]))
+    return zut.panel(PANEL, lines, title="Questions asked", footer="↑/↓ move · enter puts the answer in the editor · esc close")
+
+
+@ext.command("asked", "show the questions the model asked and their answers")
+def asked(args):
+    if not history:
+        return zut.display("no questions asked yet on this branch")
+    cursor[0] = len(history) - 1
+    return zut.panel_response(history_panel())
+
+
+@ext.on_panel_key
+def panel_key(k):
+    if k.panel_id != PANEL or not history:
+        return
+    if k.key in ("up", "down"):
+        step = -1 if k.key == "up" else 1
+        cursor[0] = max(0, min(len(history) - 1, cursor[0] + step))
+        ext.render_panel(history_panel())
+    elif k.key == "enter":
+        answer = history[cursor[0]]["a"]
+        ext.close_panel(PANEL)
+        try:
+            ext.set_editor_text(answer)
+        except zut.ZutError as e:
+            ext.notify("could not fill the editor: %s" % e, "warn")
+
+
+ext.run()

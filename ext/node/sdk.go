@@ -1,0 +1,34 @@
+// Package node holds zut's SDK for extensions written for Node.js:
+// zut_ext.mjs, one ES module without npm dependencies (Node 18 or later),
+// and its TypeScript declarations zut_ext.d.ts, which an extension copies
+// next to its program. The package embeds both files so that the
+// scaffolder (zut ext init) can write them into a new extension, and its
+// tests run the SDK in real Node processes under the real host.
+// docs/sdk-node.md documents the API.
+package node
+
+import (
+	"bytes"
+	_ "embed"
+)
+
+// The names under which an extension carries the SDK: programs import
+// "./zut_ext.mjs"; editors read the declarations beside it.
+const (
+	FileName      = "zut_ext.mjs"
+	TypesFileName = "zut_ext.d.ts"
+)
+
+var (
+	//go:embed zut_ext.mjs
+	source []byte
+	//go:embed zut_ext.d.ts
+	types []byte
+)
+
+// Source returns the module's contents. The caller owns the slice.
+func Source() []byte { return bytes.Clone(source) }
+
+// Types returns the TypeScript declarations of the module. The caller
+// owns the slice.
+func Types() []byte { return bytes.Clone(types) }
