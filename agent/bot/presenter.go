@@ -323,6 +323,7 @@ func (p *presenter) final(ctx context.Context, text string) {
 	m := Message{Markdown: text}
 	var err error
 	if p.live != "" {
+		p.waitEdit(ctx)
 		_, err = p.t.Replace(ctx, p.chat, p.live, m)
 	} else {
 		_, err = p.t.Send(ctx, p.chat, m)
@@ -340,19 +341,24 @@ func (p *presenter) final(ctx context.Context, text string) {
 // next goes below it.
 func (p *presenter) seal(ctx context.Context) {
 	if p.dirty && (p.live != "" || len(p.tools) > 0) {
-		if wait := time.Until(p.nextEdit); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-			}
-			t.Stop()
-		}
+		p.waitEdit(ctx)
 		p.flushPreview(ctx)
 	}
 	p.live, p.liveShown = "", ""
 	p.tools, p.retry, p.thinking, p.dirty = nil, "", false, false
 	p.answer.Reset()
+}
+
+// waitEdit waits until the chat may see the next edit.
+func (p *presenter) waitEdit(ctx context.Context) {
+	if wait := time.Until(p.nextEdit); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
 }
 
 func (p *presenter) flushPreview(ctx context.Context) {

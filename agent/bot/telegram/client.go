@@ -56,7 +56,9 @@ func (e *APIError) Error() string {
 func (e *APIError) RetryAfter() time.Duration { return e.Wait }
 
 // Unauthorized reports whether the token was refused (wrong or revoked).
-func (e *APIError) Unauthorized() bool { return e.Code == 401 || (e.Code == 404 && e.Method == "getMe") }
+func (e *APIError) Unauthorized() bool {
+	return e.Code == 401 || (e.Code == 404 && e.Method == "getMe")
+}
 
 // CantParse reports whether Telegram refused the message's markup.
 func (e *APIError) CantParse() bool {

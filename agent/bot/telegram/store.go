@@ -200,6 +200,10 @@ func codeHash(code string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// PairingFor returns a pending pairing for code: the first user who
+// sends it is paired.
+func PairingFor(code string) Pairing { return Pairing{CodeHash: codeHash(code)} }
+
 // Matches reports whether text is the pending pairing code.
 func (p Pairing) Matches(text string) bool {
 	if p.CodeHash == "" || len(text) > 200 {

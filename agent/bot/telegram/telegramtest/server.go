@@ -52,6 +52,7 @@ type Fault struct {
 // Call is one request the server received.
 type Call struct {
 	Method string
+	At     time.Time      // when it arrived
 	Params map[string]any // JSON values (numbers as json.Number); form fields as strings
 	Files  map[string]Upload
 }
@@ -187,6 +188,15 @@ func (s *Server) Calls(method string) []Call {
 		if method == "" || c.Method == method {
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// CallTimes returns when the calls of method arrived.
+func (s *Server) CallTimes(method string) []time.Time {
+	var out []time.Time
+	for _, c := range s.Calls(method) {
+		out = append(out, c.At)
 	}
 	return out
 }
@@ -384,7 +394,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // readCall decodes the parameters of a request: a JSON body, a multipart
 // form, a urlencoded form or the query string.
 func readCall(method string, r *http.Request) (Call, error) {
-	c := Call{Method: method, Params: map[string]any{}, Files: map[string]Upload{}}
+	c := Call{Method: method, At: time.Now(), Params: map[string]any{}, Files: map[string]Upload{}}
 	for k, v := range r.URL.Query() {
 		c.Params[k] = v[0]
 	}

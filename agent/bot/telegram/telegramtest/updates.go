@@ -51,6 +51,14 @@ func (s *Server) message(from User, chatID int64, chatType string) map[string]an
 
 func (s *Server) addMessage(m map[string]any) int64 { return s.addUpdateLocked("message", m) }
 
+// OpenChat makes the private chat with user known, as if the user had
+// written to the bot before.
+func (s *Server) OpenChat(u User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chats[u.ID] = "private"
+}
+
 // SendText queues a text message from user in their private chat with the
 // bot. A leading /command gets its bot_command entity, as Telegram adds.
 func (s *Server) SendText(from User, text string) int64 {
