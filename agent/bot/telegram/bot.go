@@ -73,11 +73,7 @@ func New(cfg Config) (*Bot, error) {
 }
 
 // Me calls getMe: it checks the token and names the bot.
-func (b *Bot) Me(ctx context.Context) (User, error) {
-	var u User
-	err := b.c.Call(ctx, "getMe", nil, &u)
-	return u, err
-}
+func (b *Bot) Me(ctx context.Context) (User, error) { return b.c.Me(ctx) }
 
 // Home is the paired user's private chat.
 func (b *Bot) Home() (bot.ChatID, bool) {

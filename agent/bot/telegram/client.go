@@ -123,6 +123,13 @@ func (c *Client) Call(ctx context.Context, method string, params any, result any
 	return c.do(req, method, result)
 }
 
+// Me calls getMe: it checks the token and names the bot.
+func (c *Client) Me(ctx context.Context) (User, error) {
+	var u User
+	err := c.Call(ctx, "getMe", nil, &u)
+	return u, err
+}
+
 func (c *Client) methodURL(method string) string {
 	return c.base + "/bot" + c.token + "/" + method
 }

@@ -131,8 +131,12 @@ func (b *Bot) message(ctx context.Context, m *Message, handle func(bot.Update)) 
 	p := b.pairing
 	b.mu.Unlock()
 	from := *m.From
-	if !p.Paired() {
+	if p.CodeHash != "" && m.Chat.Type == "private" && !from.IsBot && p.Matches(m.Text) {
 		b.pair(ctx, m, p)
+		return
+	}
+	if !p.Paired() {
+		b.refuse(ctx, m, p)
 		return
 	}
 	if from.ID != p.UserID {
@@ -169,25 +173,29 @@ func toUpdate(m *Message) bot.Update {
 	return u
 }
 
-// pair handles a message while nobody is paired: the pairing code from a
-// person in a private chat pairs them; anything else is refused.
+// pair pairs the sender of the pairing code (in a private chat), who
+// then is the only user the bot answers; the code is spent.
 func (b *Bot) pair(ctx context.Context, m *Message, p Pairing) {
 	from := *m.From
-	private := m.Chat.Type == "private" && !from.IsBot
-	if private && p.Matches(m.Text) {
-		np := Pairing{UserID: from.ID, UserName: from.Name(), PairedAt: time.Now().UTC()}
-		if err := b.cfg.Store.SavePairing(np); err != nil {
-			b.cfg.Log.Printf("telegram: pairing with %s (user %d) failed: %v", from.Name(), from.ID, err)
-			b.reply(ctx, m.Chat.ID, "⚠ The pairing could not be saved on the computer running zut; see its log.")
-			return
-		}
-		b.mu.Lock()
-		b.pairing = np
-		b.mu.Unlock()
-		b.cfg.Log.Printf("telegram: paired with %s (user %d); messages from anyone else are ignored", from.Name(), from.ID)
-		b.reply(ctx, m.Chat.ID, "✅ Paired. This bot now answers you and nobody else. Send a message to talk to zut; /help lists the commands.")
+	np := Pairing{UserID: from.ID, UserName: from.Name(), PairedAt: time.Now().UTC()}
+	if err := b.cfg.Store.SavePairing(np); err != nil {
+		b.cfg.Log.Printf("telegram: pairing with %s (user %d) failed: %v", from.Name(), from.ID, err)
+		b.reply(ctx, m.Chat.ID, "⚠ The pairing could not be saved on the computer running zut; see its log.")
 		return
 	}
+	b.mu.Lock()
+	b.pairing = np
+	b.mu.Unlock()
+	if p.Paired() && p.UserID != from.ID {
+		b.cfg.Log.Printf("telegram: user %d is no longer paired", p.UserID)
+	}
+	b.cfg.Log.Printf("telegram: paired with %s (user %d); messages from anyone else are ignored", from.Name(), from.ID)
+	b.reply(ctx, m.Chat.ID, "✅ Paired. This bot now answers you and nobody else. Send a message to talk to zut; /help lists the commands.")
+}
+
+// refuse answers a message while nobody is paired.
+func (b *Bot) refuse(ctx context.Context, m *Message, p Pairing) {
+	from := *m.From
 	why := "the bot is not paired yet"
 	if p.CodeHash == "" {
 		why += " and has no pairing code (run zut telegram setup)"
@@ -195,7 +203,7 @@ func (b *Bot) pair(ctx context.Context, m *Message, p Pairing) {
 		why += " and the message is not the pairing code"
 	}
 	b.cfg.Log.Printf("telegram: ignored a message from %s (user %d) in chat %d: %s", from.Name(), from.ID, m.Chat.ID, why)
-	if private {
+	if m.Chat.Type == "private" && !from.IsBot {
 		b.reply(ctx, m.Chat.ID, "This bot is not paired yet. Send it the pairing code that zut telegram setup printed on the computer running zut.")
 	}
 }
