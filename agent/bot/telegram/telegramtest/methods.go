@@ -120,6 +120,10 @@ func (s *Server) getUpdates(r *http.Request, c Call) (any, int, string) {
 	}
 	s.changedLocked()
 	for {
+		if r.Context().Err() != nil {
+			s.mu.Unlock()
+			return []any{}, 0, "" // the client is gone: deliver nothing
+		}
 		if s.pollGen != gen {
 			s.mu.Unlock()
 			return nil, 409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
