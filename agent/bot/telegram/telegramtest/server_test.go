@@ -87,7 +87,7 @@ func TestWrongToken(t *testing.T) {
 func TestParseMarkup(t *testing.T) {
 	tests := []struct {
 		mode, src, text, err string
-		ents             int
+		ents                 int
 	}{
 		{"HTML", "<b>a</b> &amp; <i>b</i>", "a & b", "", 2},
 		{"HTML", `<pre><code class="language-go">x</code></pre>`, "x", "", 1},
