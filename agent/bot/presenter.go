@@ -55,8 +55,7 @@ type item struct {
 	ask    *question
 	answer *answered
 	file   *fileJob
-	echo   string        // a text the chat sent (mirror), not to be echoed
-	synced chan struct{} // closed when everything before it is done
+	echo   string // a text the chat sent (mirror), not to be echoed
 }
 
 type fileJob struct {
@@ -88,19 +87,6 @@ func (p *presenter) say(m Message) { p.q.push(item{say: &m}) }
 
 // sayf queues a plain message.
 func (p *presenter) sayf(format string, v ...any) { p.say(Message{Plain: fmt.Sprintf(format, v...)}) }
-
-// sync waits until everything queued before it is done (or ctx ends).
-func (p *presenter) sync(ctx context.Context) {
-	ch := make(chan struct{})
-	if !p.q.push(item{synced: ch}) {
-		return
-	}
-	select {
-	case <-ch:
-	case <-ctx.Done():
-	case <-p.done:
-	}
-}
 
 // run is the loop; it returns when the queue is closed and drained. ctx
 // bounds every transport call.
@@ -174,8 +160,6 @@ func (p *presenter) tick(ctx context.Context) {
 
 func (p *presenter) cancel(it item, err error) {
 	switch {
-	case it.synced != nil:
-		close(it.synced)
 	case it.file != nil:
 		it.file.done <- fmt.Errorf("the chat is closed: %w", err)
 	case it.ask != nil:
@@ -206,8 +190,6 @@ func (p *presenter) do(ctx context.Context, it item) {
 		if len(p.fromChat) > 32 {
 			p.fromChat = p.fromChat[1:] // never matched: the host dropped them
 		}
-	case it.synced != nil:
-		close(it.synced)
 	}
 }
 

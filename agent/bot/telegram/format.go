@@ -64,10 +64,6 @@ type builder struct {
 }
 
 func (b *builder) write(s string)    { b.text.WriteString(s) }
-func (b *builder) writeByte(c byte)  { b.text.WriteByte(c) }
-func (b *builder) len() int          { return b.text.Len() }
-func (b *builder) lastByte() byte    { s := b.text.String(); return s[len(s)-1] }
-func (b *builder) writeRune(r rune)  { b.text.WriteRune(r) }
 func (b *builder) depth() int        { return len(b.stack) }
 func (b *builder) open(e Entity) int { return b.openAt(e, b.text.Len()) }
 func (b *builder) openAt(e Entity, at int) int {
