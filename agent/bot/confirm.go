@@ -91,7 +91,10 @@ func (a asker) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.Con
 			return agent.ConfirmAnswer{}, fmt.Errorf("could not ask in the chat: %v", err)
 		}
 	case <-ctx.Done():
-		return agent.ConfirmAnswer{}, errors.New("the turn was stopped")
+		// The presenter handles items in order: the question is closed
+		// after it was sent.
+		a.out.q.push(item{answer: &answered{q: q, choice: choiceGone}})
+		return agent.ConfirmAnswer{}, errors.New("the turn was stopped before the user answered")
 	}
 	select {
 	case c := <-q.pick:
