@@ -22,7 +22,7 @@ import (
 // assembles the agent, the host and the providers and imports no mode;
 // below them proto, provider and the renderer tui import nothing of zut.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "provider"},
+	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "proto"},
@@ -38,11 +38,32 @@ var importPolicy = map[string][]string{
 	"agent/skills":  {},
 	"agent/tools":   {"agent/skills", "provider"},
 
+	// The tools beyond the built-in six, each in a package of its own.
+	"agent/tools/lsp":         {"agent/tools", "agent/tools/lsp/jsonrpc", "provider"},
+	"agent/tools/lsp/jsonrpc": {},
+	"agent/tools/web":         {"agent/tools", "agent/tools/web/html", "provider"},
+	"agent/tools/web/html":    {},
+
+	// The bot host: a runner that knows no chat service, the Telegram
+	// adapter, zut telegram, and the fake Bot API server of the tests.
+	"agent/bot":                       {"agent", "agent/tools", "provider"},
+	"agent/bot/telegram":              {"agent/bot"},
+	"agent/bot/telegram/telegramcmd":  {"agent/bot", "agent/bot/telegram", "agent/tools"},
+	"agent/bot/telegram/telegramtest": {"agent", "agent/bot", "agent/tools"},
+
 	// The extension host, the SDK and zut ext.
-	"proto":       {},
-	"ext":         {"proto"},
-	"host":        {"proto"},
-	"host/extcmd": {"host"},
+	"proto":        {},
+	"ext":          {"proto"},
+	"host":         {"proto"},
+	"host/extcmd":  {"host", "host/exttest", "host/extinit"},
+	"host/exttest": {"host", "proto"},
+	"host/extinit": {"ext/python", "ext/node"},
+	"host/mcp":     {},
+	"host/mcpcmd":  {"host/mcp"},
+
+	// The SDKs of other languages, embedded for zut ext init.
+	"ext/python": {},
+	"ext/node":   {},
 
 	// Models.
 	"provider":                            {},

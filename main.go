@@ -7,7 +7,8 @@
 //	zut -p "prompt"                 print the final answer and exit
 //	zut --mode json "prompt"        one JSON event per line on stdout
 //	zut --mode rpc                  headless RPC over stdin/stdout (alias: zut rpc)
-//	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs
+//	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs, init, test
+//	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
 //	zut sessions [--all] [--json]   list saved sessions for this directory
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
@@ -35,6 +36,7 @@ import (
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
 	"github.com/zut-go/zut/host/extcmd"
+	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/tui/interactive"
 )
@@ -56,6 +58,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				Getenv: env.Getenv, Home: env.Home(), Version: app.Version}, args[1:])
 		case "sessions":
 			return app.Sessions(ctx, env, args[1:])
+		case "mcp":
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			return mcpcmd.Run(ctx, args[1:], mcpcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr,
+				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version})
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
 		case "help":
@@ -159,6 +168,7 @@ Usage:
   zut --mode json "prompt"      print every agent event as one JSON object per line
   zut --mode rpc                headless RPC over stdin/stdout (alias: zut rpc)
   zut ext <verb> [args]         manage extensions (zut help ext)
+  zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
   zut sessions [--all] [--json] list saved sessions of this directory
   zut help [topic]              topics: ext, sessions, rpc, flags, env
 

@@ -13,6 +13,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/zut-go/zut/host/extinit"
+	"github.com/zut-go/zut/host/exttest"
+
 	"github.com/zut-go/zut/host"
 )
 
@@ -30,6 +33,10 @@ Usage:
   zut ext enable <name>                 re-enable a disabled extension
   zut ext disable <name>                disable without removing
   zut ext logs [-f] <name>              print (or follow) the extension's stderr log
+  zut ext init <name> [--lang go|python|node|sh] [--command] [--tool] [--panel] [--dir DIR]
+                                        write a new extension that works out of the box
+  zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]...
+                                        check an extension against the protocol (exit 1 on a failed check)
 
 Extensions are discovered in ./.zut/extensions/<name>/ (project) and then in
 $ZUT_HOME/extensions/<name>/ (global); --ext paths come first. See
@@ -73,8 +80,16 @@ func Run(ctx context.Context, e *Env, args []string) error {
 		return runExtEnable(e, rest, false)
 	case "logs", "log":
 		return runExtLogs(ctx, e, rest)
+	case "init":
+		return extinit.Run(ctx, rest, e.Stdout, e.Stderr)
+	case "test":
+		err := exttest.Run(ctx, rest, e.Stdout, e.Stderr)
+		if errors.Is(err, exttest.ErrFailed) {
+			return errSilent // the report ends with the verdict
+		}
+		return err
 	}
-	return usagef("unknown zut ext verb %q; use list, doctor, install, remove, enable, disable or logs (zut help ext)", verb)
+	return usagef("unknown zut ext verb %q; use list, doctor, install, remove, enable, disable, logs, init or test (zut help ext)", verb)
 }
 
 // extFlags is the FlagSet of one verb. Its usage line goes to stderr.

@@ -19,6 +19,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// ExitCode is the process status for a usage error (app.ExitCode).
+func (e *UsageError) ExitCode() int { return 2 }
+
 // Run runs "zut ext init" with args (what follows "init"): it writes the
 // extension and tells on stdout what it wrote and what to run next. Flags
 // may follow the name. -h writes the usage to stdout and returns nil.

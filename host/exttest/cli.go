@@ -18,6 +18,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// ExitCode is the process status for a usage error (app.ExitCode).
+func (e *UsageError) ExitCode() int { return 2 }
+
 // ErrFailed is matched (errors.Is) by the error Run returns when the
 // report has a failed check; the report, printed already, says which.
 var ErrFailed = errors.New("extension checks failed")

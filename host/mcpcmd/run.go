@@ -35,6 +35,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// ExitCode is the process status for a usage error (app.ExitCode).
+func (e *UsageError) ExitCode() int { return 2 }
+
 const usage = `usage: zut mcp <command> [flags]
 
 commands:
