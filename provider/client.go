@@ -53,12 +53,9 @@ func (c *Config) idleTimeout() time.Duration {
 	return c.IdleTimeout
 }
 
-func (c *Config) httpClient() *http.Client {
-	if c.HTTPClient != nil {
-		return c.HTTPClient
-	}
-	return defaultHTTPClient
-}
+// httpClient is the caller's client (or the default one) with the
+// redirect rule of checkRedirect.
+func (c *Config) httpClient() *http.Client { return safeClient(c.HTTPClient, c.Header) }
 
 var defaultHTTPClient = &http.Client{}
 
@@ -269,7 +266,7 @@ func (s *httpStream) connect() {
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, s.c.url, bytes.NewReader(s.c.body))
 	if err != nil {
 		s.endAttempt()
-		s.finish(fmt.Errorf("%s: build request: %v — check --base-url", cfg.Provider, redact(err.Error(), cfg.APIKey)))
+		s.finish(fmt.Errorf("%s: build request: %v — check --base-url", cfg.Provider, redactIn(redact(err.Error(), cfg.APIKey), s.c.url)))
 		return
 	}
 	for k, v := range s.c.header {
@@ -352,11 +349,11 @@ func (s *httpStream) read() {
 			s.state = stateDone
 			return
 		}
-		s.failed(&ConnError{Provider: s.c.cfg.Provider, URL: s.c.url, Truncated: true, Err: errTruncated})
+		s.failed(&ConnError{Provider: s.c.cfg.Provider, URL: RedactURL(s.c.url), Truncated: true, Err: errTruncated})
 		return
 	}
 	if errors.Is(err, errFrameTooLarge) {
-		s.finish(fmt.Errorf("%s: read %s: %w", s.c.cfg.Provider, s.c.url, err))
+		s.finish(fmt.Errorf("%s: read %s: %w", s.c.cfg.Provider, RedactURL(s.c.url), err))
 		return
 	}
 	s.failed(s.connError(actx, err, true))
@@ -383,7 +380,7 @@ func (s *httpStream) endAttempt() {
 // connError describes a failed connection or read.
 func (s *httpStream) connError(actx context.Context, err error, reading bool) error {
 	cfg := s.c.cfg
-	ce := &ConnError{Provider: cfg.Provider, URL: s.c.url, Truncated: reading}
+	ce := &ConnError{Provider: cfg.Provider, URL: RedactURL(s.c.url), Truncated: reading}
 	switch cause := context.Cause(actx); {
 	case errors.Is(cause, errIdle):
 		ce.Idle = cfg.idleTimeout()
@@ -397,7 +394,7 @@ func (s *httpStream) connError(actx context.Context, err error, reading bool) er
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	ce.Err = errors.New(redact(err.Error(), cfg.APIKey))
+	ce.Err = errors.New(redactIn(redact(err.Error(), cfg.APIKey), s.c.url))
 	if !retryableConn(err) {
 		ce.Err = &permanent{ce.Err}
 	}
@@ -413,6 +410,10 @@ func (p *permanent) Unwrap() error { return p.err }
 // retryableConn says whether a transport error may pass on another attempt:
 // unknown hosts and bad certificates will not.
 func retryableConn(err error) bool {
+	var p *permanent
+	if errors.As(err, &p) {
+		return false
+	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
 		return false
@@ -465,7 +466,7 @@ func (s *httpStream) failed(err error) {
 	switch {
 	case ae != nil:
 		ae.Attempts = s.attempt
-		hintFor(ae, cfg.KeyHint, s.c.model, cfg.BaseURL)
+		hintFor(ae, cfg.KeyHint, s.c.model, RedactURL(cfg.BaseURL))
 	case ce != nil:
 		ce.Attempts = s.attempt
 	}
