@@ -24,6 +24,10 @@ type Options struct {
 	// HTTPClient is used by the client and the local probes; nil picks a
 	// default client.
 	HTTPClient *http.Client
+	// Limits are the time and size bounds from the settings file; the
+	// environment variables of LimitSettings override them field by
+	// field, and zero fields take the defaults.
+	Limits Limits
 	// Probe asks a local server for its models; nil uses ServerModels.
 	// Tests replace it to keep off real ports.
 	Probe func(ctx context.Context, p ProviderInfo, baseURL string) ([]string, error)
@@ -87,6 +91,10 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		if err := CheckBaseURL(o.BaseURL, "--base-url"); err != nil {
 			return nil, err
 		}
+	}
+	envLimits, err := LimitsFromEnv(o.Getenv)
+	if err != nil {
+		return nil, err
 	}
 	cat, err := loadCatalog(o.Home)
 	if err != nil {
@@ -184,6 +192,7 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		APIKey:     key,
 		KeyHint:    p.keyHint(),
 		HTTPClient: o.HTTPClient,
+		Limits:     envLimits.merge(o.Limits),
 	}
 	if r.Known {
 		md := r.Model
