@@ -123,16 +123,16 @@ func (e *ConnError) Error() string {
 	var what, hint string
 	switch {
 	case e.Idle > 0 && e.Received > 0:
-		what = fmt.Sprintf("only %d bytes from %s in %s (at least %d must arrive in each such window)", e.Received, e.URL, e.Idle, e.MinProgress)
+		what = fmt.Sprintf("only %d bytes from %s in %s (at least %d must arrive in each such window)", e.Received, e.URL, roundDur(e.Idle), e.MinProgress)
 		hint = "the server is trickling; try again, or change " + settingHint("Idle") + " or " + settingHint("MinProgress")
 	case e.Idle > 0:
-		what = fmt.Sprintf("no data from %s for %s", e.URL, e.Idle)
+		what = fmt.Sprintf("no data from %s for %s", e.URL, roundDur(e.Idle))
 		hint = "the server stalled; try again, or raise " + settingHint("Idle") + " for slow local models"
 	case e.FirstByte > 0:
-		what = fmt.Sprintf("no answer from %s within %s of sending the request", e.URL, e.FirstByte)
+		what = fmt.Sprintf("no answer from %s within %s of sending the request", e.URL, roundDur(e.FirstByte))
 		hint = "the server is not answering; check it and --base-url, or raise " + settingHint("FirstByte") + " for a server that takes long to start"
 	case e.Response > 0:
-		what = fmt.Sprintf("the response from %s took longer than %s", e.URL, e.Response)
+		what = fmt.Sprintf("the response from %s took longer than %s", e.URL, roundDur(e.Response))
 		hint = "raise " + settingHint("Response") + " for very long answers"
 	case e.Truncated:
 		what = fmt.Sprintf("response from %s ended early: %v", e.URL, e.Err)
@@ -145,9 +145,17 @@ func (e *ConnError) Error() string {
 		what += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
 	if e.Budget > 0 {
-		hint += fmt.Sprintf("; zut stopped retrying when its retry budget of %s was spent (%s)", e.Budget, settingHint("RetryBudget"))
+		hint += fmt.Sprintf("; zut stopped retrying when its retry budget of %s was spent (%s)", roundDur(e.Budget), settingHint("RetryBudget"))
 	}
 	return e.Provider + ": " + what + " — " + hint
+}
+
+// roundDur prints a bound readably: whole seconds from 10 s up.
+func roundDur(d time.Duration) time.Duration {
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
 }
 
 func (e *ConnError) Unwrap() error { return e.Err }

@@ -77,4 +77,3 @@ func peakRSS() string {
 	}
 	return "unknown"
 }
-
