@@ -102,7 +102,7 @@ func TestCaptureSplit(t *testing.T) {
 	}
 	for _, in := range inputs {
 		render := func(chunks ...string) string {
-			c := newCapture(4, 24, t.TempDir())
+			c := newCapture(4, 24, t.TempDir(), "fuzz")
 			for _, ch := range chunks {
 				c.Write([]byte(ch))
 			}
