@@ -29,7 +29,7 @@ type capture struct {
 	spillErr error
 	saved    int64 // bytes in the spill file, marker included
 	dropped  int64 // bytes of output dropped from the spill file's start
-	changed  bool // written since the last snapshot
+	changed  bool  // written since the last snapshot
 }
 
 // tailKeep is how much of the output's end capture keeps in memory.

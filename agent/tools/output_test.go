@@ -138,4 +138,3 @@ func TestBashEnvWithholdsKeys(t *testing.T) {
 		t.Errorf("with %s=1 the key did not pass: %q", provider.PassKeysEnv, r.Text())
 	}
 }
-
