@@ -93,7 +93,7 @@ func gone(pid int) bool {
 // waitGone waits (bounded) for every pid to exit and reports the others.
 func waitGone(t *testing.T, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a hang guard
 	for _, p := range pids {
 		for !gone(p) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
