@@ -66,7 +66,11 @@ func TestLoadStatuses(t *testing.T) {
 	goExt(t, f.global(), "b-quiet", "-commands", "two", "-no-ready")
 	goExt(t, f.global(), "c-spam", "-spam")
 	cfg := f.config()
-	cfg.Timeouts.Ready = 2 * time.Second // a-ready must make it under load; c-spam never does
+	// a-ready must make it under load, c-spam never does; c-spam sends a
+	// frame every 50 ms, so only a stall of a whole second under load
+	// could pass for quiet.
+	cfg.Timeouts.Ready = 2 * time.Second
+	cfg.Timeouts.Quiet = time.Second
 	h := f.start(t, cfg)
 	for name, want := range map[string]string{"a-ready": StatusOK, "b-quiet": StatusAutoReady, "c-spam": StatusReadyTimeout} {
 		if r := report(t, h.Diagnostics(), name); r.Status != want {
