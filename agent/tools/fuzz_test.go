@@ -48,7 +48,10 @@ func FuzzEdit(f *testing.F) {
 		if again.bom != d.bom {
 			t.Fatalf("apply lost or added the byte order mark: %q", out)
 		}
-		if !d.crlf && again.norm != want && !strings.Contains(repl, "\r") {
+		// A lone CR before the edit and an LF at the start of the
+		// replacement (or the other way round) become one CRLF, which the
+		// LF view then reads as one line end: compare LF views.
+		if !d.crlf && again.norm != toLF(want) && !strings.Contains(repl, "\r") {
 			t.Fatalf("apply wrote %q, whose LF view %q is not %q", out, again.norm, want)
 		}
 		prefix := d.orig[:d.origOffset(reps[0].start)]
