@@ -1,12 +1,17 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // defaultPrompt is zut's system prompt when --system-prompt does not
@@ -43,6 +48,10 @@ type PromptOptions struct {
 type ContextFile struct {
 	Path    string
 	Content string
+	// Skipped says why the file was not used (it is a FIFO, a device or a
+	// directory, or could not be read); Content is then empty and the
+	// file is left out of the prompt. The app shows it as a warning.
+	Skipped string
 }
 
 // maxContextFile bounds one context file's size in the prompt.
@@ -62,7 +71,9 @@ func SystemPrompt(o PromptOptions) (string, []ContextFile) {
 	if !o.NoContextFiles {
 		files = ContextFiles(o.Home, o.CWD)
 		for _, f := range files {
-			fmt.Fprintf(&b, "\n\n# Project instructions from %s\n\n%s", f.Path, strings.TrimSpace(f.Content))
+			if f.Skipped == "" {
+				fmt.Fprintf(&b, "\n\n# Project instructions from %s\n\n%s", f.Path, strings.TrimSpace(f.Content))
+			}
 		}
 	}
 	if s := strings.TrimSpace(o.Skills); s != "" {
@@ -110,14 +121,18 @@ func ContextFiles(home, cwd string) []ContextFile {
 	for _, d := range dirs {
 		for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
 			p := filepath.Join(d, name)
-			data, err := os.ReadFile(p)
-			if err != nil {
+			data, err := readContextFile(p)
+			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if seen[p] {
 				break
 			}
 			seen[p] = true
+			if err != nil {
+				out = append(out, ContextFile{Path: p, Skipped: err.Error()})
+				break
+			}
 			if len(data) > maxContextFile {
 				data = append(data[:maxContextFile:maxContextFile], []byte("\n[truncated: file larger than 64 KiB]")...)
 			}
@@ -126,6 +141,21 @@ func ContextFiles(home, cwd string) []ContextFile {
 		}
 	}
 	return out
+}
+
+// readContextFile reads at most maxContextFile+1 bytes of a regular
+// file: a FIFO or device planted as AGENTS.md is refused at once.
+func readContextFile(p string) ([]byte, error) {
+	f, err := provider.OpenRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxContextFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", p, err)
+	}
+	return data, nil
 }
 
 // repoRoot returns the nearest ancestor of dir (or dir) holding .git.

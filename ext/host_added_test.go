@@ -104,7 +104,8 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 		rec.add("dialog %s %s %s", ext, req.Kind, req.Message)
 		switch req.Kind {
 		case proto.UISelect:
-			time.AfterFunc(700*time.Millisecond, func() { answer(proto.SelectAnswer("production", 1)) })
+			// Past the command deadline: waiting on the user must not count.
+			time.AfterFunc(2*time.Second, func() { answer(proto.SelectAnswer("production", 1)) })
 		case proto.UIConfirm:
 			answer(proto.ConfirmAnswer(true))
 		}
@@ -127,7 +128,8 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 	h, err := host.Start(context.Background(), host.Config{
 		Home: home, CWD: t.TempDir(), ExtDirs: []string{a, b}, ZutVersion: "test",
 		Session: &proto.Session{ID: "b1"}, Callbacks: cb,
-		Timeouts: host.Timeouts{Command: 500 * time.Millisecond, Shutdown: time.Second},
+		// A command deadline generous for a loaded machine under -race.
+		Timeouts: host.Timeouts{Command: 1500 * time.Millisecond, Shutdown: time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ const testExtExe = "zut-sdk-test-extension"
 
 // waitLimit bounds waits for something that must happen; it guards
 // against hangs and is not a timing assertion.
-const waitLimit = 15 * time.Second
+const waitLimit = 60 * time.Second
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == testExtExe {

@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // waitLimit bounds every wait for something that must happen; it guards
 // against hangs and is not a timing assertion.
-const waitLimit = 10 * time.Second
+const waitLimit = 30 * time.Second
 
 // scriptHost is a fake host driving an Extension through pipes, one frame
 // at a time, and recording the transcript of every line exchanged.

@@ -231,9 +231,12 @@ func TestDialogWithoutUI(t *testing.T) {
 func TestCommandWaitsForDialog(t *testing.T) {
 	checkNoLeaks(t)
 	ui := func(req proto.UIRequest, answer func(proto.UIResponse)) {
-		time.AfterFunc(800*time.Millisecond, func() { answer(proto.InputAnswer("late but fine")) })
+		// The user answers well after the command deadline; what follows
+		// the answer has a whole deadline of its own, generous enough for a
+		// loaded machine under the race detector.
+		time.AfterFunc(2*time.Second, func() { answer(proto.InputAnswer("late but fine")) })
 	}
-	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 300 * time.Millisecond },
+	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 1500 * time.Millisecond },
 		[]string{"d", "-caps", allCaps, "-added", "-commands", "req"})
 	got := display(t, h, "req", `ui.input {"message":"name?"}`)
 	if got != `result {"value":"late but fine","cancelled":false}` {
@@ -242,15 +245,16 @@ func TestCommandWaitsForDialog(t *testing.T) {
 }
 
 // TestCommandDeadlineRestartsAfterAnswer checks that time spent waiting
-// on the host does not count: the user answers 550 ms into a 300 ms
+// on the host does not count: the user answers 1100 ms into a 600 ms
 // command, just before the second tick, and the extension then takes
-// 200 ms more, inside a fresh 300 ms.
+// 200 ms more, inside a fresh 600 ms (400 ms to spare on a loaded
+// machine; without the restart the tick at 1200 ms would end it).
 func TestCommandDeadlineRestartsAfterAnswer(t *testing.T) {
 	checkNoLeaks(t)
 	ui := func(req proto.UIRequest, answer func(proto.UIResponse)) {
-		time.AfterFunc(550*time.Millisecond, func() { answer(proto.ConfirmAnswer(true)) })
+		time.AfterFunc(1100*time.Millisecond, func() { answer(proto.ConfirmAnswer(true)) })
 	}
-	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 300 * time.Millisecond },
+	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 600 * time.Millisecond },
 		[]string{"d", "-caps", allCaps, "-added", "-commands", "req-slow"})
 	got := display(t, h, "req-slow", `ui.confirm {"message":"go?"}`)
 	if got != `result {"value":true,"cancelled":false}` {
@@ -384,7 +388,7 @@ func TestUI2Frames(t *testing.T) {
 // completion, options, and tool progress.
 func TestUI2Registrations(t *testing.T) {
 	checkNoLeaks(t)
-	h, f := addedFixture(t, nil, func(c *Config) { c.Timeouts.EditorKey = 400 * time.Millisecond },
+	h, f := addedFixture(t, nil, func(c *Config) { c.Timeouts.EditorKey = 2 * time.Second },
 		[]string{"a", "-caps", allCaps, "-added", "-commands", "raw", "-tools", "progress"},
 		[]string{"b", "-caps", allCaps, "-added", "-commands", "rawb"})
 	ctx := context.Background()

@@ -221,7 +221,7 @@ func TestInvokeCommand(t *testing.T) {
 	f := newFixture(t)
 	goExt(t, f.global(), "cmds", "-commands", "Weather,silent")
 	cfg := f.config()
-	cfg.Timeouts.Command = 500 * time.Millisecond
+	cfg.Timeouts.Command = 2 * time.Second // answering commands must not miss it on a loaded machine
 	h := f.start(t, cfg)
 	tests := []struct {
 		name, cmd, args, want string

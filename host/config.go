@@ -14,6 +14,23 @@ type Config struct {
 	CWD     string   // the user's project directory
 	ExtDirs []string // --ext, loaded first and kept across Reload
 
+	// Env is the environment of every extension process, in the form of
+	// os.Environ. The app passes provider.ChildEnv(os.Environ()), which
+	// withholds model credentials unless ZUT_PASS_KEYS=1; extensions get
+	// the provider and model from hello_ack, never a key. Nil means this
+	// process's environment without any *_API_KEY, *_APIKEY, *_AUTH_TOKEN
+	// or ZUTCORE_RPC_TOKEN variable.
+	Env []string
+
+	// TrustProject decides whether the project extensions (Scope
+	// ScopeProject, from <cwd>/.zut/extensions) may run; it is asked on
+	// every load and Reload with all of them. The app answers from a
+	// TrustStore (Trusted(ProjectRoot(cwd), Digest(entries))) and asks
+	// the user when the store does not know the digest. When it returns
+	// false they get StatusUntrusted and are not started. Nil trusts
+	// them all (the behaviour before the trust store).
+	TrustProject func(project []Entry) bool
+
 	// hello_ack contents (C7).
 	ZutVersion string
 	Provider   string

@@ -23,6 +23,7 @@ const (
 	StatusDisabled     = "disabled"      // enabled: false
 	StatusShadowed     = "shadowed"      // an earlier extension has the same name
 	StatusThemeOnly    = "theme-only"    // ships a theme, nothing to run
+	StatusUntrusted    = "untrusted"     // a project extension in a directory the user has not trusted
 	// StatusEnabled is what Entry.Status says of an extension that will
 	// be started; after a load it becomes one of the statuses above.
 	StatusEnabled = "enabled"
@@ -37,14 +38,20 @@ type Entry struct {
 	// ShadowedBy is the directory of the earlier extension with the same
 	// name, when this one is shadowed.
 	ShadowedBy string
+	// Untrusted marks a project extension that is not started because
+	// Config.TrustProject said no; it claims no name, so a global
+	// extension of the same name loads instead.
+	Untrusted bool
 }
 
-// Status returns StatusError, StatusShadowed, StatusDisabled,
+// Status returns StatusError, StatusUntrusted, StatusShadowed, StatusDisabled,
 // StatusThemeOnly or StatusEnabled.
 func (e Entry) Status() string {
 	switch {
 	case e.Err != nil:
 		return StatusError
+	case e.Untrusted:
+		return StatusUntrusted
 	case e.ShadowedBy != "":
 		return StatusShadowed
 	case !e.Manifest.Enabled:
@@ -109,10 +116,18 @@ func Discover(home, cwd string, extDirs []string) []Entry {
 			add(d, ScopeGlobal)
 		}
 	}
+	shadow(entries)
+	return entries
+}
+
+// shadow marks the entries whose name an earlier valid, trusted entry
+// already claimed.
+func shadow(entries []Entry) {
 	owner := map[string]string{}
 	for i := range entries {
 		e := &entries[i]
-		if e.Err != nil {
+		e.ShadowedBy = ""
+		if e.Err != nil || e.Untrusted {
 			continue
 		}
 		if first, ok := owner[e.Manifest.Name]; ok {
@@ -121,7 +136,31 @@ func Discover(home, cwd string, extDirs []string) []Entry {
 		}
 		owner[e.Manifest.Name] = e.Dir
 	}
-	return entries
+}
+
+// ApplyTrust (used by Start and Reload, and by `zut ext list` to show
+// the same statuses) asks trust about the project entries (all at once, as the
+// trust store keys them by one digest) and marks them Untrusted when it
+// says no. A nil trust, or no project entry, changes nothing.
+func ApplyTrust(entries []Entry, trust func([]Entry) bool) {
+	if trust == nil {
+		return
+	}
+	var project []Entry
+	for _, e := range entries {
+		if e.Scope == ScopeProject {
+			project = append(project, e)
+		}
+	}
+	if len(project) == 0 || trust(project) {
+		return
+	}
+	for i := range entries {
+		if entries[i].Scope == ScopeProject {
+			entries[i].Untrusted = true
+		}
+	}
+	shadow(entries)
 }
 
 // subdirs returns the non-hidden subdirectories of dir that hold a

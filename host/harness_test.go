@@ -19,7 +19,7 @@ import (
 
 // waitLimit bounds every wait for something that must happen; it is a
 // guard against hangs, not a timing assertion.
-const waitLimit = 15 * time.Second
+const waitLimit = 60 * time.Second
 
 // recorder is a recording fake of Callbacks: every call becomes one line.
 type recorder struct {

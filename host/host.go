@@ -72,6 +72,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 // loadAll discovers and loads one generation of extensions. h.life held.
 func (h *Host) loadAll(ctx context.Context) {
 	entries := Discover(h.cfg.Home, h.cfg.CWD, h.cfg.ExtDirs)
+	ApplyTrust(entries, h.cfg.TrustProject)
 	records := make([]*record, len(entries))
 	var wg sync.WaitGroup
 	for i, en := range entries {
@@ -105,7 +106,7 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 	lerr := func(err error) *LoadError {
 		return &LoadError{Name: e.name, Dir: e.m.Dir, Exec: e.m.Exec, Language: e.m.Language, Log: e.log, Err: err}
 	}
-	p, err := spawn(e.m, e.log, e.exited)
+	p, err := spawn(e.m, e.log, h.cfg.Env, e.exited)
 	if err != nil {
 		le := lerr(err)
 		if p == nil && errors.Is(err, errNoLog) {

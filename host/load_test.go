@@ -23,7 +23,7 @@ func TestLoadErrors(t *testing.T) {
 		{"C1 garbage before hello", []string{"-garbage"}, []string{"other than a hello frame", `"starting up, please wait"`}},
 		{"C3 wrong version", []string{"-version", "3"}, []string{"protocol_version 3", "protocol_version 2"}},
 		{"C2 wrong name", []string{"-hello-name", "impostor"}, []string{`"impostor"`, `"bad"`}},
-		{"C1 no hello", []string{"-no-hello"}, []string{"no hello within 2s"}},
+		{"C1 no hello", []string{"-no-hello"}, []string{"no hello within 5s"}},
 		{"exits at once", []string{"-exit-now", "3"}, []string{"exited before sending hello (exit status 3)"}},
 	}
 	for _, tc := range tests {
@@ -33,9 +33,10 @@ func TestLoadErrors(t *testing.T) {
 			bad := goExt(t, f.global(), "bad", tc.args...)
 			goExt(t, f.global(), "good", "-tools", "echo")
 			cfg := f.config()
-			// Long enough for the good extension to start even under
-			// the race detector, short enough to wait for.
-			cfg.Timeouts.Hello = 2 * time.Second
+			// Long enough for the good extension to start under the race
+			// detector on a loaded 2-core machine; only "no hello" waits
+			// it out.
+			cfg.Timeouts.Hello = 5 * time.Second
 			h := f.start(t, cfg)
 			r := report(t, h.Diagnostics(), "bad")
 			if r.Status != StatusError {
@@ -65,7 +66,11 @@ func TestLoadStatuses(t *testing.T) {
 	goExt(t, f.global(), "b-quiet", "-commands", "two", "-no-ready")
 	goExt(t, f.global(), "c-spam", "-spam")
 	cfg := f.config()
-	cfg.Timeouts.Ready = 500 * time.Millisecond
+	// a-ready must make it under load, c-spam never does; c-spam sends a
+	// frame every 50 ms, so only a stall of a whole second under load
+	// could pass for quiet.
+	cfg.Timeouts.Ready = 2 * time.Second
+	cfg.Timeouts.Quiet = time.Second
 	h := f.start(t, cfg)
 	for name, want := range map[string]string{"a-ready": StatusOK, "b-quiet": StatusAutoReady, "c-spam": StatusReadyTimeout} {
 		if r := report(t, h.Diagnostics(), name); r.Status != want {

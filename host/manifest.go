@@ -82,7 +82,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, &ManifestError{File: file, Err: fmt.Errorf("extension directory: %w", err)}
 	}
-	data, err := os.ReadFile(file)
+	data, err := readRegular(file, MaxManifest)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &ManifestError{File: file, Err: errors.New("no such file; an extension directory needs an extension.json")}

@@ -15,7 +15,7 @@ import (
 // can still be disabled.
 func SetEnabled(dir string, enabled bool) error {
 	file := filepath.Join(dir, ManifestFile)
-	data, err := os.ReadFile(file)
+	data, err := readRegular(file, MaxManifest)
 	if err != nil {
 		return &ManifestError{File: file, Err: err}
 	}
@@ -104,13 +104,19 @@ func encodeMembers(members []member) ([]byte, error) {
 }
 
 // writeFileAtomic replaces file with data through a temporary file in the
-// same directory, keeping the old file's permissions.
+// same directory, keeping the old file's permissions (0644 for a new one).
 func writeFileAtomic(file string, data []byte) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".extension-*.json")
+	return writeFileMode(file, data, mode)
+}
+
+// writeFileMode replaces file with data through a temporary file in the
+// same directory, giving it mode.
+func writeFileMode(file string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+"-*.tmp")
 	if err != nil {
 		return fmt.Errorf("rewrite %s: %w", file, err)
 	}

@@ -35,9 +35,10 @@ type process struct {
 
 // spawn starts the extension of m in its own directory and process group,
 // with stdin and stdout pipes and stderr appended to logPath after a start
-// marker. A bare exec name is looked up on PATH (C23). The caller must
+// marker, in the environment env (see Config.Env). A bare exec name is
+// looked up on PATH (C23). The caller must
 // eventually call terminate and wait for done.
-func spawn(m *Manifest, logPath string, onExit func()) (*process, error) {
+func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, error) {
 	path := m.ExecPath
 	if path == "" {
 		lp, err := exec.LookPath(m.Exec)
@@ -46,10 +47,23 @@ func spawn(m *Manifest, logPath string, onExit func()) (*process, error) {
 		}
 		path = lp
 	}
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+	// The log holds what the extension printed, which may quote prompts
+	// and output: only the user may read it.
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %v", errNoLog, err)
 	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND|openNonblock, 0o600)
+	if err == nil {
+		if fi, serr := logf.Stat(); serr != nil || !fi.Mode().IsRegular() {
+			logf.Close()
+			err = fmt.Errorf("%s is not a regular file; remove it", logPath)
+		} else {
+			err = errors.Join(logf.Chmod(0o600), clearNonblock(logf)) // a log from an older zut was 0644
+			if err != nil {
+				logf.Close()
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNoLog, err)
 	}
@@ -70,6 +84,7 @@ func spawn(m *Manifest, logPath string, onExit func()) (*process, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, path, m.Args...)
 	cmd.Dir = m.Dir
+	cmd.Env = childEnv(env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }

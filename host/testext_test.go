@@ -120,7 +120,7 @@ func runTestExtension(args []string) int {
 	}
 	if o.barrier != "" {
 		os.WriteFile(filepath.Join(o.barrier, o.name), nil, 0o644)
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); {
 			des, _ := os.ReadDir(o.barrier)
 			if len(des) >= o.barrierN {
 				break

@@ -38,10 +38,31 @@ type assembler struct {
 	started bool
 	stopped bool
 	model   string
+
+	// limit bounds the bytes of bufs and signatures together; past it
+	// err is set and nothing more is taken.
+	limit    int64
+	size     int64
+	err      error
+	provider string
 }
 
 func (a *assembler) reset() {
-	*a = assembler{out: a.out[:0], prices: a.prices, model: a.model}
+	*a = assembler{out: a.out[:0], prices: a.prices, model: a.model, limit: a.limit, provider: a.provider}
+}
+
+// grow accounts for n more bytes of content; false (with err set) once
+// the limit is passed.
+func (a *assembler) grow(n int) bool {
+	if a.err != nil {
+		return false
+	}
+	a.size += int64(n)
+	if a.limit > 0 && a.size > a.limit {
+		a.err = &LimitError{Provider: a.provider, What: "message", Limit: a.limit, Field: "MaxMessage"}
+		return false
+	}
+	return true
 }
 
 func (a *assembler) emit(e Event) { a.out = append(a.out, e) }
@@ -58,8 +79,12 @@ func (a *assembler) start(model, requestID string) {
 	a.emit(Event{Type: EventStart, Model: a.model, RequestID: requestID})
 }
 
+// blockOverhead is what one block costs beyond its content, roughly.
+const blockOverhead = 256
+
 // block opens a new block and returns its index.
 func (a *assembler) block(b Block) int {
+	a.grow(blockOverhead + len(b.Data) + len(b.ID) + len(b.Name)) // an endless run of empty blocks is bounded too
 	a.blocks = append(a.blocks, b)
 	a.bufs = append(a.bufs, nil)
 	a.open = append(a.open, b.Type == BlockToolUse)
@@ -72,7 +97,7 @@ func (a *assembler) valid(i int, t BlockType) bool {
 
 // text appends s to text block i.
 func (a *assembler) text(i int, s string) {
-	if s == "" || !a.valid(i, BlockText) {
+	if s == "" || !a.valid(i, BlockText) || !a.grow(len(s)) {
 		return
 	}
 	a.bufs[i] = append(a.bufs[i], s...)
@@ -107,7 +132,7 @@ func (a *assembler) appendThinking(cur int, origin, s string) int {
 
 // thinking appends s to thinking block i.
 func (a *assembler) thinking(i int, s string) {
-	if s == "" || !a.valid(i, BlockThinking) {
+	if s == "" || !a.valid(i, BlockThinking) || !a.grow(len(s)) {
 		return
 	}
 	a.bufs[i] = append(a.bufs[i], s...)
@@ -116,7 +141,7 @@ func (a *assembler) thinking(i int, s string) {
 
 // signature sets (or extends) the opaque signature of thinking block i.
 func (a *assembler) signature(i int, sig string) {
-	if a.valid(i, BlockThinking) {
+	if a.valid(i, BlockThinking) && a.grow(len(sig)) {
 		a.blocks[i].Signature += sig
 	}
 }
@@ -130,7 +155,7 @@ func (a *assembler) toolStart(id, name string) int {
 
 // toolDelta appends a fragment of JSON arguments to tool block i.
 func (a *assembler) toolDelta(i int, frag string) {
-	if frag == "" || !a.valid(i, BlockToolUse) || !a.open[i] {
+	if frag == "" || !a.valid(i, BlockToolUse) || !a.open[i] || !a.grow(len(frag)) {
 		return
 	}
 	a.bufs[i] = append(a.bufs[i], frag...)

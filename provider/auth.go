@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,17 @@ type authEntry struct {
 	APIKey string `json:"api_key"`
 }
 
+// AuthError is an auth.json that zut refused because other users may
+// read it: the keys in it are not used.
+type AuthError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *AuthError) Error() string {
+	return fmt.Sprintf("read %s: the file is readable by other users (mode %04o), so zut will not use the keys in it — run chmod 600 %s", e.Path, e.Mode, e.Path)
+}
+
 // AuthPath is the credentials file under the zut home directory.
 func AuthPath(home string) string { return filepath.Join(home, "auth.json") }
 
@@ -27,19 +39,30 @@ func readAuth(home string) (map[string]authEntry, error) {
 		return nil, nil
 	}
 	path := AuthPath(home)
-	fi, err := os.Stat(path)
+	f, err := OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, fmt.Errorf("read %s: %v", path, err)
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("read %s: the file is readable by other users (mode %04o), so zut will not use the keys in it — run chmod 600 %s", path, fi.Mode().Perm(), path)
+		return nil, &AuthError{Path: path, Mode: fi.Mode().Perm()}
 	}
-	data, err := os.ReadFile(path)
+	if fi.Size() > MaxConfigFile {
+		return nil, &FileError{Op: "read", Path: path, Limit: MaxConfigFile, Err: ErrTooLarge}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %v", path, err)
+	}
+	if len(data) > MaxConfigFile {
+		return nil, &FileError{Op: "read", Path: path, Limit: MaxConfigFile, Err: ErrTooLarge}
 	}
 	var entries map[string]authEntry
 	if err := json.Unmarshal(data, &entries); err != nil {
@@ -74,24 +97,10 @@ func SaveAPIKey(home, provider, key string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(home, ".auth-*.json")
-	if err != nil {
-		return fmt.Errorf("save API key: %v", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		tmp.Close()
-		return fmt.Errorf("save API key: %v", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save API key: %v", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save API key: %v", err)
-	}
-	if err := os.Rename(tmp.Name(), AuthPath(home)); err != nil {
-		return fmt.Errorf("save API key: %v", err)
+	// WriteFile keeps the mode of an existing file, and readAuth above
+	// refused one that others may read, so the file stays 0600.
+	if err := WriteFile(AuthPath(home), append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("save API key: %w", err)
 	}
 	return nil
 }

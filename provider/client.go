@@ -38,27 +38,32 @@ type Config struct {
 	Header http.Header
 	// Retry bounds the attempts of each request.
 	Retry RetryPolicy
-	// IdleTimeout aborts an attempt when no byte arrives for this long
-	// (waiting for headers included). Zero means 120 s; negative disables.
+	// IdleTimeout is Limits.Idle, for callers that set only it; Limits.Idle
+	// wins when both are set.
 	IdleTimeout time.Duration
+	// Limits bound the time and size of each request (see Limits).
+	Limits Limits
 	// Model is the catalog entry of the model: default output limit,
 	// reasoning style and prices (costs are filled in when it is set).
 	Model *Model
 }
 
-func (c *Config) idleTimeout() time.Duration {
-	if c.IdleTimeout == 0 {
-		return 120 * time.Second
+// limits are c.Limits with the defaults applied for c.Model.
+func (c *Config) limits() Limits {
+	l := c.Limits
+	if l.Idle == 0 {
+		l.Idle = c.IdleTimeout
 	}
-	return c.IdleTimeout
+	maxOut := 0
+	if c.Model != nil {
+		maxOut = c.Model.MaxOutput
+	}
+	return l.resolved(maxOut)
 }
 
-func (c *Config) httpClient() *http.Client {
-	if c.HTTPClient != nil {
-		return c.HTTPClient
-	}
-	return defaultHTTPClient
-}
+// httpClient is the caller's client (or the default one) with the
+// redirect rule of checkRedirect.
+func (c *Config) httpClient() *http.Client { return safeClient(c.HTTPClient, c.Header) }
 
 var defaultHTTPClient = &http.Client{}
 
@@ -148,13 +153,23 @@ type httpStream struct {
 	cancel context.CancelCauseFunc
 	actx   context.Context
 	resp   *http.Response
-	timer  *time.Timer
+	timer  *time.Timer // first-byte deadline, then the progress window
+
+	lim         Limits      // resolved for this stream
+	start       time.Time   // the first attempt began
+	deadline    *time.Timer // the response deadline of the attempt
+	firstByte   time.Duration
+	cutByBudget bool  // firstByte was cut to the rest of the retry budget
+	body        int64 // body bytes of the attempt
+	window      int   // body bytes since the progress window last restarted
 }
 
 func newStream(ctx context.Context, c *call) *httpStream {
 	c.asm.prices = c.cfg.prices()
 	c.asm.model = c.model
-	return &httpStream{ctx: ctx, c: c, stop: make(chan struct{})}
+	lim := c.cfg.limits()
+	c.asm.limit, c.asm.provider = lim.MaxMessage, c.cfg.Provider
+	return &httpStream{ctx: ctx, c: c, stop: make(chan struct{}), lim: lim}
 }
 
 // Next advances to the next event.
@@ -244,14 +259,21 @@ func (s *httpStream) begin() {
 		}
 		s.wait = 0
 	}
+	if s.attempt == 0 {
+		s.start = time.Now()
+	}
 	s.attempt++
 	s.c.asm.emit(Event{Type: EventRequest, Attempt: s.attempt, MaxAttempts: s.c.cfg.Retry.attempts()})
 	s.state = stateConnect
 }
 
-// connect sends the request and checks the status.
+// connect sends the request and checks the status. Until the headers
+// arrive the first-byte deadline runs (cut to what the retry budget has
+// left); after them the progress window does; the response deadline runs
+// throughout.
 func (s *httpStream) connect() {
 	cfg := s.c.cfg
+	lim := s.lim
 	actx, cancel := context.WithCancelCause(s.ctx)
 	s.mu.Lock()
 	if s.closed {
@@ -261,15 +283,22 @@ func (s *httpStream) connect() {
 		return
 	}
 	s.actx, s.cancel = actx, cancel
-	if idle := cfg.idleTimeout(); idle > 0 {
-		s.timer = time.AfterFunc(idle, func() { cancel(errIdle) })
+	s.firstByte, s.cutByBudget = lim.FirstByte, false
+	if left := s.budgetLeft(); lim.RetryBudget > 0 && (s.firstByte <= 0 || left < s.firstByte) {
+		s.firstByte, s.cutByBudget = max(left, time.Millisecond), true
+	}
+	if s.firstByte > 0 {
+		s.timer = time.AfterFunc(s.firstByte, func() { cancel(errFirstByte) })
+	}
+	if lim.Response > 0 {
+		s.deadline = time.AfterFunc(time.Until(s.start.Add(lim.Response)), func() { cancel(errResponseTimeout) })
 	}
 	s.mu.Unlock()
 
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, s.c.url, bytes.NewReader(s.c.body))
 	if err != nil {
 		s.endAttempt()
-		s.finish(fmt.Errorf("%s: build request: %v — check --base-url", cfg.Provider, redact(err.Error(), cfg.APIKey)))
+		s.finish(fmt.Errorf("%s: build request: %v — check --base-url", cfg.Provider, redactIn(redact(err.Error(), cfg.APIKey), s.c.url)))
 		return
 	}
 	for k, v := range s.c.header {
@@ -289,9 +318,17 @@ func (s *httpStream) connect() {
 	}
 	s.mu.Lock()
 	s.resp = resp
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.window, s.body = 0, 0
+	if lim.Idle > 0 {
+		s.timer = time.AfterFunc(lim.Idle, func() { cancel(errIdle) })
+	}
 	s.mu.Unlock()
 	if resp.StatusCode/100 != 2 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		body, _ := io.ReadAll(io.LimitReader(&progressReader{r: resp.Body, s: s}, 64<<10))
 		s.endAttempt()
 		e := &APIError{
 			Provider:    cfg.Provider,
@@ -304,30 +341,49 @@ func (s *httpStream) connect() {
 		s.failed(e)
 		return
 	}
-	s.resetIdle()
 	s.c.asm.start(s.c.model, firstNonEmpty(resp.Header.Get("Request-Id"), resp.Header.Get("X-Request-Id")))
-	s.frames = s.c.frames(&idleReader{r: resp.Body, s: s})
+	s.frames = s.c.frames(&progressReader{r: resp.Body, s: s})
 	s.state = stateRead
 }
 
-// idleReader restarts the idle timer whenever bytes arrive.
-type idleReader struct {
+// budgetLeft is what the retry budget has left (0 when spent).
+func (s *httpStream) budgetLeft() time.Duration {
+	if s.lim.RetryBudget <= 0 {
+		return 0
+	}
+	return max(0, s.lim.RetryBudget-time.Since(s.start))
+}
+
+// errBodyLimit ends a body read past Limits.MaxBody.
+var errBodyLimit = errors.New("response body limit")
+
+// progressReader counts the bytes of the body: each MinProgress of them
+// restarts the progress window, and MaxBody ends the read.
+type progressReader struct {
 	r io.Reader
 	s *httpStream
 }
 
-func (r *idleReader) Read(p []byte) (int, error) {
+func (r *progressReader) Read(p []byte) (int, error) {
+	s := r.s
+	if s.body >= s.lim.MaxBody {
+		return 0, errBodyLimit
+	}
+	if rest := s.lim.MaxBody - s.body; int64(len(p)) > rest {
+		p = p[:rest]
+	}
 	n, err := r.r.Read(p)
 	if n > 0 {
-		r.s.resetIdle()
+		s.body += int64(n)
+		s.window += n
+		if s.window >= s.lim.MinProgress {
+			s.window = 0
+			if s.timer != nil {
+				s.timer.Reset(s.lim.Idle)
+			}
+		}
 	}
 	return n, err
-}
-
-func (s *httpStream) resetIdle() {
-	if s.timer != nil {
-		s.timer.Reset(s.c.cfg.idleTimeout())
-	}
 }
 
 // read decodes the next frame.
@@ -337,6 +393,11 @@ func (s *httpStream) read() {
 		if ferr := s.c.dec.frame(name, data); ferr != nil {
 			s.endAttempt()
 			s.failed(ferr)
+			return
+		}
+		if lerr := s.c.asm.err; lerr != nil {
+			s.endAttempt()
+			s.finish(lerr)
 			return
 		}
 		if s.c.dec.done() {
@@ -352,11 +413,15 @@ func (s *httpStream) read() {
 			s.state = stateDone
 			return
 		}
-		s.failed(&ConnError{Provider: s.c.cfg.Provider, URL: s.c.url, Truncated: true, Err: errTruncated})
+		s.failed(&ConnError{Provider: s.c.cfg.Provider, URL: RedactURL(s.c.url), Truncated: true, Err: errTruncated})
+		return
+	}
+	if errors.Is(err, errBodyLimit) {
+		s.finish(&LimitError{Provider: s.c.cfg.Provider, What: "body", Limit: s.lim.MaxBody, Field: "MaxBody"})
 		return
 	}
 	if errors.Is(err, errFrameTooLarge) {
-		s.finish(fmt.Errorf("%s: read %s: %w", s.c.cfg.Provider, s.c.url, err))
+		s.finish(fmt.Errorf("%s: read %s: %w", s.c.cfg.Provider, RedactURL(s.c.url), err))
 		return
 	}
 	s.failed(s.connError(actx, err, true))
@@ -366,11 +431,14 @@ func (s *httpStream) read() {
 // the attempt's context.
 func (s *httpStream) endAttempt() {
 	s.mu.Lock()
-	t, resp, cancel := s.timer, s.resp, s.cancel
-	s.timer, s.resp, s.cancel = nil, nil, nil
+	t, dl, resp, cancel := s.timer, s.deadline, s.resp, s.cancel
+	s.timer, s.deadline, s.resp, s.cancel = nil, nil, nil, nil
 	s.mu.Unlock()
 	if t != nil {
 		t.Stop()
+	}
+	if dl != nil {
+		dl.Stop()
 	}
 	if resp != nil {
 		resp.Body.Close()
@@ -383,12 +451,23 @@ func (s *httpStream) endAttempt() {
 // connError describes a failed connection or read.
 func (s *httpStream) connError(actx context.Context, err error, reading bool) error {
 	cfg := s.c.cfg
-	ce := &ConnError{Provider: cfg.Provider, URL: s.c.url, Truncated: reading}
+	ce := &ConnError{Provider: cfg.Provider, URL: RedactURL(s.c.url), Truncated: reading}
 	switch cause := context.Cause(actx); {
 	case errors.Is(cause, errIdle):
-		ce.Idle = cfg.idleTimeout()
+		ce.Idle, ce.Received, ce.MinProgress = s.lim.Idle, s.window, s.lim.MinProgress
 		ce.Truncated = false
 		ce.Err = errIdle
+		return ce
+	case errors.Is(cause, errFirstByte):
+		ce.FirstByte, ce.Truncated = s.firstByte, false
+		if s.cutByBudget {
+			ce.Budget = s.lim.RetryBudget
+		}
+		ce.Err = errFirstByte
+		return ce
+	case errors.Is(cause, errResponseTimeout):
+		ce.Response = s.lim.Response
+		ce.Err = &permanent{errResponseTimeout}
 		return ce
 	case errors.Is(cause, errClosed):
 		return fmt.Errorf("%s: %w", cfg.Provider, errClosed)
@@ -397,7 +476,7 @@ func (s *httpStream) connError(actx context.Context, err error, reading bool) er
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	ce.Err = errors.New(redact(err.Error(), cfg.APIKey))
+	ce.Err = errors.New(redactIn(redact(err.Error(), cfg.APIKey), s.c.url))
 	if !retryableConn(err) {
 		ce.Err = &permanent{ce.Err}
 	}
@@ -413,6 +492,10 @@ func (p *permanent) Unwrap() error { return p.err }
 // retryableConn says whether a transport error may pass on another attempt:
 // unknown hosts and bad certificates will not.
 func retryableConn(err error) bool {
+	var p *permanent
+	if errors.As(err, &p) {
+		return false
+	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
 		return false
@@ -458,16 +541,27 @@ func (s *httpStream) failed(err error) {
 		var p *permanent
 		retry = !errors.As(ce.Err, &p)
 	}
+	spent := false
 	if retry && !s.output && s.attempt < cfg.Retry.attempts() {
-		s.retry(err, cfg.Retry.delay(s.attempt, serverDelay))
-		return
+		d := cfg.Retry.delay(s.attempt, serverDelay)
+		if s.lim.RetryBudget <= 0 || time.Since(s.start)+d < s.lim.RetryBudget {
+			s.retry(err, d)
+			return
+		}
+		spent = true
 	}
 	switch {
 	case ae != nil:
 		ae.Attempts = s.attempt
-		hintFor(ae, cfg.KeyHint, s.c.model, cfg.BaseURL)
+		hintFor(ae, cfg.KeyHint, s.c.model, RedactURL(cfg.BaseURL))
+		if spent {
+			ae.Hint = strings.TrimPrefix(ae.Hint+"; ", "; ") + fmt.Sprintf("zut stopped retrying when its retry budget of %s was spent (%s)", s.lim.RetryBudget, settingHint("RetryBudget"))
+		}
 	case ce != nil:
 		ce.Attempts = s.attempt
+		if spent {
+			ce.Budget = s.lim.RetryBudget
+		}
 	}
 	s.finish(err)
 }

@@ -24,6 +24,10 @@ type Options struct {
 	// HTTPClient is used by the client and the local probes; nil picks a
 	// default client.
 	HTTPClient *http.Client
+	// Limits are the time and size bounds from the settings file; the
+	// environment variables of LimitSettings override them field by
+	// field, and zero fields take the defaults.
+	Limits Limits
 	// Probe asks a local server for its models; nil uses ServerModels.
 	// Tests replace it to keep off real ports.
 	Probe func(ctx context.Context, p ProviderInfo, baseURL string) ([]string, error)
@@ -62,6 +66,16 @@ type Resolved struct {
 	// Note explains a choice the user did not make explicitly, for example
 	// that a local Ollama server was picked because no key is set.
 	Note string
+	// AuthErr is why $ZUT_HOME/auth.json was not used (an *AuthError when
+	// other users may read it, a *FileError, or a syntax error), nil when
+	// it was fine or absent. Print it whenever it is set: the keys in the
+	// file were ignored even if another key or --base-url made them
+	// unnecessary.
+	AuthErr error
+	// Keyless says why requests go out without an API key to a provider
+	// that is not local (only --base-url allows that), "" otherwise.
+	// Print it with AuthErr.
+	Keyless string
 }
 
 // Resolve picks the provider, model, key and base URL from the flags, the
@@ -73,6 +87,15 @@ type Resolved struct {
 // catalog model id), else the first provider with a key, else a local
 // Ollama or llama.cpp server that answers.
 func Resolve(ctx context.Context, o Options) (*Resolved, error) {
+	if o.BaseURL != "" {
+		if err := CheckBaseURL(o.BaseURL, "--base-url"); err != nil {
+			return nil, err
+		}
+	}
+	envLimits, err := LimitsFromEnv(o.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := loadCatalog(o.Home)
 	if err != nil {
 		return nil, err
@@ -82,7 +105,7 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Resolved{Reasoning: reasoning}
+	r := &Resolved{Reasoning: reasoning, AuthErr: authErr}
 
 	p, modelID, err := pickProvider(ctx, cat, auth, &o, r)
 	if err != nil {
@@ -107,22 +130,33 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 	}
 	// Base URL: flag, environment, catalog.
 	r.BaseURL = o.BaseURL
+	source := "--base-url"
 	if r.BaseURL == "" {
 		for _, env := range p.BaseURLEnv {
 			if v := o.getenv(env); v != "" {
-				r.BaseURL = hostURL(v, p.BaseURL)
+				r.BaseURL, source = hostURL(v, p.BaseURL), env
 				break
 			}
 		}
 	}
 	if r.BaseURL == "" {
-		r.BaseURL = p.BaseURL
+		r.BaseURL, source = p.BaseURL, "models.json provider "+p.Name
+	}
+	if err := CheckBaseURL(r.BaseURL, source); err != nil {
+		return nil, err
 	}
 	if key == "" && !p.Local && o.BaseURL == "" {
 		if authErr != nil {
 			return nil, fmt.Errorf("%s: no API key: %v", p.Name, authErr)
 		}
 		return nil, fmt.Errorf("%s: no API key — %s, or save one in %s", p.Name, p.keyHint(), AuthPath(o.Home))
+	}
+	if key == "" && !p.Local {
+		why := "no API key is set"
+		if authErr != nil {
+			why = "auth.json was refused"
+		}
+		r.Keyless = fmt.Sprintf("%s: sending requests to %s without an API key (%s; --base-url allows that) — %s if the server wants one", p.Name, RedactURL(r.BaseURL), why, p.keyHint())
 	}
 
 	// Model: flag, provider default, or the local server's first model.
@@ -135,7 +169,7 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 			return nil, fmt.Errorf("%s: %v — start the server or pass --base-url", p.Name, err)
 		}
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("%s: the server at %s has no models — pull one (ollama pull qwen3) or load one, then retry", p.Name, r.BaseURL)
+			return nil, fmt.Errorf("%s: the server at %s has no models — pull one (ollama pull qwen3) or load one, then retry", p.Name, RedactURL(r.BaseURL))
 		}
 		modelID = ids[0]
 		if r.Note == "" {
@@ -158,6 +192,7 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		APIKey:     key,
 		KeyHint:    p.keyHint(),
 		HTTPClient: o.HTTPClient,
+		Limits:     envLimits.merge(o.Limits),
 	}
 	if r.Known {
 		md := r.Model
@@ -281,10 +316,10 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 		}
 		ids, err := o.probe(ctx, *p, base)
 		if err != nil {
-			tried = append(tried, base)
+			tried = append(tried, RedactURL(base))
 			continue
 		}
-		r.Note = fmt.Sprintf("no API key is set; using the local %s server at %s", p.Name, base)
+		r.Note = fmt.Sprintf("no API key is set; using the local %s server at %s", p.Name, RedactURL(base))
 		if modelID == "" && len(ids) > 0 {
 			modelID = ids[0]
 			r.Note += fmt.Sprintf(" with its model %s (models: %s)", modelID, strings.Join(ids, ", "))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -74,12 +73,12 @@ func loadCatalog(home string) (*catalog, error) {
 		return c, nil
 	}
 	path := filepath.Join(home, "models.json")
-	data, err := os.ReadFile(path)
+	data, err := ReadRegular(path, MaxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %v", path, err)
+		return nil, err
 	}
 	var f ModelsFile
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -94,13 +94,25 @@ func shortMessage(m string) string {
 }
 
 // ConnError is a request that got no complete answer: the connection failed,
-// the server went silent past the idle timeout, or the stream ended before
-// its final event.
+// the server did not answer in time or went silent (or trickled), or the
+// stream ended before its final event. Its message names the setting
+// that governs the bound that ran out.
 type ConnError struct {
 	Provider string
-	URL      string // request URL without query
-	// Idle is the idle timeout that expired, when that is the cause.
-	Idle time.Duration
+	URL      string // request URL without query, user information hidden
+	// Idle is the progress window that expired, when that is the cause;
+	// Received is what arrived in it (less than MinProgress).
+	Idle        time.Duration
+	Received    int
+	MinProgress int
+	// FirstByte is the first-byte deadline that expired, when that is the
+	// cause.
+	FirstByte time.Duration
+	// Response is the whole-response deadline that expired, when that is
+	// the cause.
+	Response time.Duration
+	// Budget is set when the retry budget stopped further attempts.
+	Budget time.Duration
 	// Truncated is set when the response stream ended before its final event.
 	Truncated bool
 	Attempts  int
@@ -110,9 +122,18 @@ type ConnError struct {
 func (e *ConnError) Error() string {
 	var what, hint string
 	switch {
+	case e.Idle > 0 && e.Received > 0:
+		what = fmt.Sprintf("only %d bytes from %s in %s (at least %d must arrive in each such window)", e.Received, e.URL, roundDur(e.Idle), e.MinProgress)
+		hint = "the server is trickling; try again, or change " + settingHint("Idle") + " or " + settingHint("MinProgress")
 	case e.Idle > 0:
-		what = fmt.Sprintf("no data from %s for %s", e.URL, e.Idle)
-		hint = "the server stalled; try again, or raise the idle timeout for slow local models"
+		what = fmt.Sprintf("no data from %s for %s", e.URL, roundDur(e.Idle))
+		hint = "the server stalled; try again, or raise " + settingHint("Idle") + " for slow local models"
+	case e.FirstByte > 0:
+		what = fmt.Sprintf("no answer from %s within %s of sending the request", e.URL, roundDur(e.FirstByte))
+		hint = "the server is not answering; check it and --base-url, or raise " + settingHint("FirstByte") + " for a server that takes long to start"
+	case e.Response > 0:
+		what = fmt.Sprintf("the response from %s took longer than %s", e.URL, roundDur(e.Response))
+		hint = "raise " + settingHint("Response") + " for very long answers"
 	case e.Truncated:
 		what = fmt.Sprintf("response from %s ended early: %v", e.URL, e.Err)
 		hint = "the connection was cut; try again"
@@ -123,7 +144,18 @@ func (e *ConnError) Error() string {
 	if e.Attempts > 1 {
 		what += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
+	if e.Budget > 0 {
+		hint += fmt.Sprintf("; zut stopped retrying when its retry budget of %s was spent (%s)", roundDur(e.Budget), settingHint("RetryBudget"))
+	}
 	return e.Provider + ": " + what + " — " + hint
+}
+
+// roundDur prints a bound readably: whole seconds from 10 s up.
+func roundDur(d time.Duration) time.Duration {
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
 }
 
 func (e *ConnError) Unwrap() error { return e.Err }

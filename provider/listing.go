@@ -69,6 +69,11 @@ func ListModels(ctx context.Context, o Options, w io.Writer, asJSON bool) error 
 
 // Listings returns the rows ListModels prints.
 func Listings(ctx context.Context, o Options) ([]ModelListing, error) {
+	if o.BaseURL != "" {
+		if err := CheckBaseURL(o.BaseURL, "--base-url"); err != nil {
+			return nil, err
+		}
+	}
 	cat, err := loadCatalog(o.Home)
 	if err != nil {
 		return nil, err

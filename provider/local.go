@@ -21,9 +21,7 @@ const probeTimeout = 800 * time.Millisecond
 // Ollama's /api/tags for the ollama wire or provider, else /models under
 // the base URL. The IDs are sorted.
 func ServerModels(ctx context.Context, client *http.Client, p ProviderInfo, baseURL string) ([]string, error) {
-	if client == nil {
-		client = defaultHTTPClient
-	}
+	client = safeClient(client, nil)
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	base := openAIBase(baseURL)
@@ -70,14 +68,14 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return fmt.Errorf("list models at %s: %v", u, err)
+		return fmt.Errorf("list models at %s: %v", RedactURL(u), redactIn(err.Error(), u))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("list models at %s: HTTP %d", u, resp.StatusCode)
+		return fmt.Errorf("list models at %s: HTTP %d", RedactURL(u), resp.StatusCode)
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(v); err != nil {
-		return fmt.Errorf("list models at %s: %v", u, err)
+		return fmt.Errorf("list models at %s: %v", RedactURL(u), err)
 	}
 	return nil
 }

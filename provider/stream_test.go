@@ -28,6 +28,7 @@ func testConfig(url string) Config {
 		KeyHint:     "set ANTHROPIC_API_KEY or run zut with --api-key",
 		Retry:       RetryPolicy{MaxAttempts: 5, BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond},
 		IdleTimeout: 5 * time.Second,
+		Limits:      Limits{FirstByte: 5 * time.Second},
 	}
 }
 
@@ -320,9 +321,13 @@ func TestIdleTimeout(t *testing.T) {
 		name    string
 		handler http.HandlerFunc
 		wantSeq string
+		check   func(ce *ConnError) bool
+		want    string // what the error must be
 	}{
-		{"no bytes at all", hang, "request(1/2) retry(1) request(2/2)"},
-		{"silent after output", headersThenHang, "request(1/2)"},
+		{"no headers at all: first-byte deadline", hang, "request(1/2) retry(1) request(2/2)",
+			func(ce *ConnError) bool { return ce.FirstByte == 50*time.Millisecond }, "a first-byte ConnError"},
+		{"silent after output: progress window", headersThenHang, "request(1/2)",
+			func(ce *ConnError) bool { return ce.Idle == 50*time.Millisecond }, "an idle ConnError"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -330,13 +335,14 @@ func TestIdleTimeout(t *testing.T) {
 			defer srv.Close()
 			cfg := testConfig(srv.URL)
 			cfg.IdleTimeout = 50 * time.Millisecond
+			cfg.Limits.FirstByte = 50 * time.Millisecond
 			cfg.Retry.MaxAttempts = 2
 			s, _ := (&Anthropic{Config: cfg}).Stream(context.Background(), &Request{Model: "m"})
 			defer s.Close()
 			evs := collect(s)
 			var ce *ConnError
-			if err := s.Err(); !errors.As(err, &ce) || ce.Idle != 50*time.Millisecond {
-				t.Fatalf("Err() = %v, want an idle-timeout ConnError", err)
+			if err := s.Err(); !errors.As(err, &ce) || !tc.check(ce) {
+				t.Fatalf("Err() = %v, want %s", err, tc.want)
 			}
 			var seq []Event
 			for _, e := range evs {
@@ -434,6 +440,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		cfg := testConfig(srv.URL)
 		cfg.HTTPClient = &http.Client{Transport: tr}
 		cfg.IdleTimeout = 30 * time.Millisecond
+		cfg.Limits.FirstByte = 30 * time.Millisecond
 		cfg.Retry.MaxAttempts = 1
 		s, _ := (&Anthropic{Config: cfg}).Stream(context.Background(), &Request{Model: "m"})
 		s.Next()
@@ -449,7 +456,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 // connections close.
 func waitGoroutines(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a hang guard
 	for runtime.NumGoroutine() > n {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/zut-go/zut/provider"
 )
@@ -140,12 +141,20 @@ func plainString(b []byte, i int) ([]byte, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return nil, false
 	}
+	ascii := true
 	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
+		switch c := b[j]; {
+		case c == '\\':
 			return nil, false
-		case '"':
+		case c == '"':
+			// encoding/json turns invalid UTF-8 into U+FFFD; leave such
+			// strings to it so both paths agree.
+			if !ascii && !utf8.Valid(b[i+1:j]) {
+				return nil, false
+			}
 			return b[i+1 : j], true
+		case c >= 0x80:
+			ascii = false
 		}
 	}
 	return nil, false

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Warning is a problem found while loading a session file that did not
@@ -14,11 +16,14 @@ import (
 // fit the tree. The affected line is skipped; everything else is kept.
 type Warning struct {
 	Path string // the session file
-	Line int    // 1-based line number
+	Line int    // 1-based line number; 0 for a whole file (see Continue)
 	Text string // what was wrong and what was done about it
 }
 
 func (w Warning) String() string {
+	if w.Line == 0 {
+		return fmt.Sprintf("session file %s: %s", w.Path, w.Text)
+	}
 	return fmt.Sprintf("session file %s line %d: %s", w.Path, w.Line, w.Text)
 }
 
@@ -32,11 +37,18 @@ const maxWarnings = 50
 // locked by another zut process, see LockedError).
 func Open(path string, opts ...Option) (*Session, []Warning, error) {
 	c := newConfig(opts)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	// A link is followed (it must be the user's own, see
+	// provider.LinkTarget) and the lock taken beside its target, so that
+	// two names of one file share one lock.
+	real, _, err := provider.LinkTarget(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open session: %w", err)
+		return nil, nil, fmt.Errorf("open session %s: %v", path, err)
 	}
-	lk, err := acquireLock(path)
+	f, err := openRegular(real)
+	if err != nil {
+		return nil, nil, err
+	}
+	lk, err := acquireLock(real)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -49,6 +61,24 @@ func Open(path string, opts ...Option) (*Session, []Warning, error) {
 	}
 	s.file, s.osFile, s.lock = f, f, lk
 	return s, warns, nil
+}
+
+// openRegular opens a session file for reading and appending, refusing
+// anything but a regular file without blocking on it.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|openNonblock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("open session %s: it is %s, not a regular file; give the path of a zut session file", path, provider.FileKind(fi.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // loader carries the state of one streaming load.
@@ -66,11 +96,18 @@ type loader struct {
 func load(r io.Reader, path string, c config) (*Session, []Warning, error) {
 	s := &Session{path: path, index: map[string]int32{}, leaf: -1, now: c.now, newID: c.newID}
 	l := &loader{s: s, path: path}
-	err := eachLine(r, func(line []byte, last bool) error {
+	err := eachLine(r, MaxLine, func(line []byte, last bool) error {
 		if last {
 			s.torn = true // the next append starts with a newline
 		}
 		return l.parse(line, last)
+	}, func(size int64) error {
+		l.line++
+		if !l.header {
+			return &headerError{fmt.Sprintf("open session %s: line %d is %d bytes long, not a session header; is this a zut session file?", l.path, l.line, size)}
+		}
+		l.warn("entry of %d bytes is longer than the %d MiB limit of a session line; line skipped, the rest is kept", size, MaxLine>>20)
+		return nil
 	})
 	if err != nil {
 		var pe *headerError

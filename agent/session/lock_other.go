@@ -7,7 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/zut-go/zut/provider"
 )
+
+// openNonblock keeps the open of a FIFO from waiting for a writer.
+const openNonblock = 0
 
 // fileLock is a lock file created exclusively and holding the PID of its
 // owner. A lock file whose process no longer exists is stale and replaced.
@@ -25,7 +30,10 @@ func acquireLock(path string) (*fileLock, error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("lock session %s: %w", path, err)
 		}
-		b, _ := os.ReadFile(lp)
+		if fi, err := os.Lstat(lp); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("lock session %s: %s is not a regular file; zut did not create it and will not use it — remove it, then retry", path, lp)
+		}
+		b, _ := provider.ReadRegular(lp, 64)
 		pid := readPID(b)
 		if pid > 0 && alive(pid) {
 			return nil, &LockedError{Path: path, PID: pid}

@@ -139,8 +139,13 @@ func createFile(s *Session, path string) (*Session, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
+	// O_EXCL never follows a link: a dangling symlink at path (one that
+	// a repository could ship) is refused rather than created through.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("create session %s: it is a symbolic link to a file that does not exist; zut creates a new session file only at a real path — remove the link or give another path", path)
+		}
 		return nil, fmt.Errorf("create session: %w", err)
 	}
 	lk, err := acquireLock(path)

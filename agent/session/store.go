@@ -92,19 +92,37 @@ func List(dir, cwd string, all bool) ([]Info, error) {
 }
 
 // Continue opens the most recently modified session of the project at
-// cwd. It wraps ErrNotFound when there is none.
+// cwd. It wraps ErrNotFound when there is none. Newer session files it
+// passed over because they could not be read (not a session file, a
+// FIFO, unreadable) come first in the warnings, with Line 0, so that -c
+// says what it skipped; they are returned with the error too.
 func Continue(dir, cwd string, opts ...Option) (*Session, []Warning, error) {
 	files, err := sessionFiles(dir, cwd, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	clean := filepath.Clean(cwd)
+	var skipped []Warning
 	for _, f := range files {
-		if h, err := readHeader(f.path); err == nil && h.CWD == clean {
-			return Open(f.path, opts...)
+		h, err := readHeader(f.path)
+		if err != nil {
+			skipped = append(skipped, Warning{Path: f.path, Text: fmt.Sprintf("skipped by --continue, though newer: %v", err)})
+			continue
 		}
+		if h.CWD != clean {
+			continue // another project whose key collides: not ours to report
+		}
+		s, warns, err := Open(f.path, opts...)
+		if err != nil {
+			return nil, skipped, err
+		}
+		return s, append(skipped, warns...), nil
 	}
-	return nil, nil, fmt.Errorf("continue session in %s: %w; start a new one without -c", clean, ErrNotFound)
+	err = fmt.Errorf("continue session in %s: %w; start a new one without -c", clean, ErrNotFound)
+	if len(skipped) > 0 {
+		err = fmt.Errorf("continue session in %s: %w (%d session files could not be read: %s); start a new one without -c", clean, ErrNotFound, len(skipped), skipped[0].Text)
+	}
+	return nil, skipped, err
 }
 
 // Resume opens the session whose ID is id or starts with id, in any
@@ -205,17 +223,19 @@ func idFromName(name string) (string, bool) {
 
 // readHeader reads the first line of a session file.
 func readHeader(path string) (Entry, error) {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
 		return Entry{}, err
 	}
 	defer f.Close()
 	var h Entry
-	err = eachLine(f, func(line []byte, _ bool) error {
+	err = eachLine(f, maxHeader, func(line []byte, _ bool) error {
 		if err := json.Unmarshal(line, &h); err != nil || h.Type != TypeSession {
-			return fmt.Errorf("%s is not a session file", path)
+			return fmt.Errorf("%s is not a session file: its first line is not a session header", path)
 		}
 		return io.EOF
+	}, func(size int64) error {
+		return fmt.Errorf("%s is not a session file: its first line is %d bytes long", path, size)
 	})
 	if err != nil {
 		return Entry{}, err
@@ -228,14 +248,14 @@ func readHeader(path string) (Entry, error) {
 
 // scan summarises a session file without building its tree.
 func scan(path string) (Info, error) {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
 		return Info{}, err
 	}
 	defer f.Close()
 	var info Info
 	header := false
-	err = eachLine(f, func(line []byte, _ bool) error {
+	err = eachLine(f, MaxLine, func(line []byte, _ bool) error {
 		var e struct {
 			Type  Type      `json:"type"`
 			ID    string    `json:"id"`
@@ -267,6 +287,11 @@ func scan(path string) (Info, error) {
 			}
 		}
 		return nil
+	}, func(int64) error {
+		if !header {
+			return fmt.Errorf("%s is not a session file: its first line is too long", path)
+		}
+		return nil
 	})
 	if err != nil {
 		return Info{}, err
@@ -277,36 +302,60 @@ func scan(path string) (Info, error) {
 	return info, nil
 }
 
+// MaxLine bounds one line (one entry) of a session file: 64 MiB. A
+// longer line is skipped with a warning naming its number; it is never
+// held in memory whole.
+const MaxLine = 64 << 20
+
+// maxHeader bounds the first line when only the header is wanted.
+const maxHeader = provider.MaxConfigFile
+
 // eachLine calls fn with every line of r, newline included; last is true
-// for a final line that has no newline. It reads
-// through one buffer, growing a second one only for lines longer than it.
-// fn returning io.EOF stops the walk without error.
-func eachLine(r io.Reader, fn func(line []byte, last bool) error) error {
+// for a final line that has no newline. It reads through one buffer,
+// growing a second one only for lines longer than it, up to max bytes: a
+// longer line is read through and dropped, and tooLong (when not nil)
+// gets its size instead of fn getting the line. fn or tooLong returning
+// io.EOF stops the walk without error.
+func eachLine(r io.Reader, max int, fn func(line []byte, last bool) error, tooLong func(size int64) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte
+	var over int64 // bytes of the current line past what long holds; > 0 once it is too long
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
+			switch {
+			case over > 0:
+				over += int64(len(chunk))
+			case len(long)+len(chunk) > max:
+				over = int64(len(long) + len(chunk))
+				long = nil // let the buffer go: the line is dropped
+			default:
+				long = append(long, chunk...)
+			}
 			continue
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		line := chunk
-		if len(long) > 0 {
-			long = append(long, chunk...)
-			line = long
-		}
-		if len(line) > 0 {
-			if ferr := fn(line, err != nil); ferr != nil {
-				if errors.Is(ferr, io.EOF) {
-					return nil
-				}
-				return ferr
+		var ferr error
+		switch {
+		case over > 0 || len(long)+len(chunk) > max:
+			if tooLong != nil {
+				ferr = tooLong(over + int64(len(long)+len(chunk)))
 			}
+		case len(long) > 0:
+			long = append(long, chunk...)
+			ferr = fn(long, err != nil)
+		case len(chunk) > 0:
+			ferr = fn(chunk, err != nil)
 		}
-		long = long[:0]
+		if ferr != nil {
+			if errors.Is(ferr, io.EOF) {
+				return nil
+			}
+			return ferr
+		}
+		long, over = long[:0], 0
 		if err != nil {
 			return nil
 		}

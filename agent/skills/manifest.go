@@ -3,8 +3,9 @@ package skills
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Bounds of the manifest placed in the system prompt.
@@ -56,7 +57,7 @@ const maxBody = 1 << 20
 // Body reads the skill's SKILL.md and returns its text without the front
 // matter. Files over 1 MiB are cut there; truncated reports it.
 func (s Skill) Body() (body string, truncated bool, err error) {
-	f, err := os.Open(s.Path)
+	f, err := provider.OpenRegular(s.Path)
 	if err != nil {
 		return "", false, fmt.Errorf("read skill %q: %w", s.Name, err)
 	}

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Skill is one discovered skill.
@@ -106,8 +108,8 @@ func (x *Index) scan(dir string) {
 		return
 	}
 	direct := filepath.Join(dir, "SKILL.md")
-	if fi, err := os.Stat(direct); err == nil && fi.Mode().IsRegular() {
-		x.load(direct)
+	if fi, err := os.Stat(direct); err == nil {
+		x.loadFile(direct, fi)
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	for _, e := range entries {
@@ -119,19 +121,27 @@ func (x *Index) scan(dir string) {
 			continue
 		}
 		p := filepath.Join(sub, "SKILL.md")
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
+		if fi, err := os.Stat(p); err == nil {
+			x.loadFile(p, fi)
 		}
-		x.load(p)
 	}
+}
+
+// loadFile loads the SKILL.md at path that fi describes, or warns that
+// it is not a regular file (a FIFO or device there would hang a read).
+func (x *Index) loadFile(path string, fi os.FileInfo) {
+	if !fi.Mode().IsRegular() {
+		x.warnf("skill %s: it is %s, not a regular file; the skill is skipped", path, provider.FileKind(fi.Mode()))
+		return
+	}
+	x.load(path)
 }
 
 // load reads the front matter of one SKILL.md and adds the skill.
 func (x *Index) load(path string) {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
-		x.warnf("skill %s: %v", path, err)
+		x.warnf("skill %v", err)
 		return
 	}
 	head, err := io.ReadAll(io.LimitReader(f, maxFrontMatter))

@@ -109,6 +109,7 @@ func (t *bashTool) run(ctx context.Context, command string, timeout time.Duratio
 	}
 	cmd := exec.Command(t.cfg.Shell, "-c", command)
 	cmd.Dir = t.cfg.CWD
+	cmd.Env = t.cfg.Env
 	cmd.Stdout, cmd.Stderr = pw, pw // stdin stays nil: /dev/null
 	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
@@ -118,7 +119,7 @@ func (t *bashTool) run(ctx context.Context, command string, timeout time.Duratio
 	}
 	pw.Close() // the children hold the only write ends now
 
-	out := newCapture(bashMaxLines, bashMaxBytes, t.cfg.TempDir)
+	out := newCapture(bashMaxLines, bashMaxBytes, t.cfg.TempDir, t.cfg.SessionID)
 	readDone := make(chan struct{}) // closed when the reader stops
 	go func() {                     // reader: exits at EOF or at the read deadline set below
 		defer close(readDone)

@@ -129,7 +129,7 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		return errorResult("edit: %s: %s", shown, msg)
 	}
 	out, newNorm, spans := doc.apply(reps)
-	if _, err := writeAtomic(abs, out); err != nil {
+	if _, _, err := writeAtomic(abs, out); err != nil {
 		return errorResult("edit: %s: %v; the file was not changed", shown, err)
 	}
 	msg := fmt.Sprintf("edited %s: %s applied (%s)", shown, plural(len(reps), "edit"), spans)

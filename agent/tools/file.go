@@ -9,23 +9,40 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // writeAtomic replaces the file at path with data: it writes a temporary
 // file in the same directory, syncs it and renames it over path, so a
 // reader never sees half a file. Missing parent directories are created.
-// An existing file keeps its permission bits; a symlink is followed and
-// its target replaced, so the link stays a link. It reports whether the
-// file was created.
-func writeAtomic(path string, data []byte) (created bool, err error) {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
+// An existing file keeps its permission bits. A symlink is followed, also
+// a dangling one, and its target written, so the link stays a link and
+// is never swapped for a regular file; via is then the target, for the
+// result to report ("" when path was no link). A link owned by another
+// user is refused (see provider.LinkTarget). It reports whether the file
+// was created.
+func writeAtomic(path string, data []byte) (created bool, via string, err error) {
+	target, linked, err := provider.LinkTarget(path)
+	if err != nil {
+		return false, "", err
 	}
+	if linked {
+		path, via = target, target
+	}
+	created, err = replaceFile(path, data)
+	return created, via, err
+}
+
+// replaceFile is writeAtomic once links are resolved.
+func replaceFile(path string, data []byte) (created bool, err error) {
 	mode := fs.FileMode(0o644)
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
 		return false, fmt.Errorf("is a directory")
+	case err == nil && !fi.Mode().IsRegular():
+		return false, fmt.Errorf("is %s, not a regular file", provider.FileKind(fi.Mode()))
 	case err == nil:
 		mode = fi.Mode().Perm()
 	case errors.Is(err, fs.ErrNotExist):

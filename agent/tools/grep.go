@@ -114,13 +114,14 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	col := &grepCollector{limit: q.limit, context: q.context}
 	var err error
 	if t.cfg.Ripgrep != "" && !t.cfg.NoRipgrep {
-		err = ripgrep(ctx, t.cfg.Ripgrep, q, col.add)
+		err = ripgrep(ctx, t.cfg.Ripgrep, q, col)
 		var rerr *rgError
 		if errors.As(err, &rerr) && !rerr.emitted && ctx.Err() == nil {
-			err = walkGrep(ctx, q, col.add) // rg failed before any result: use the Go backend
+			col.skips, col.moreSkips = nil, 0
+			err = walkGrep(ctx, q, col) // rg failed before any result: use the Go backend
 		}
 	} else {
-		err = walkGrep(ctx, q, col.add)
+		err = walkGrep(ctx, q, col)
 	}
 	if ctx.Err() != nil {
 		return errorResult("grep: aborted")
@@ -190,12 +191,34 @@ func (t *grepTool) parse(raw json.RawMessage) (*grepQuery, *Result) {
 	return q, nil
 }
 
-// grepCollector keeps the results within the match limit.
+// grepCollector keeps the results within the match limit, and what the
+// backends could not search.
 type grepCollector struct {
 	limit, context int
 	files          []grepFile
 	matches        int
 	truncated      bool // the limit cut the results
+	skips          []grepSkip
+	moreSkips      int // skips past maxSkips, counted
+}
+
+// grepSkip is something a backend could not search: an unreadable file
+// or directory, or a line too long to read whole.
+type grepSkip struct {
+	path string // absolute; "" when the backend did not say
+	what string
+}
+
+// maxSkips bounds the skips listed in the output; the rest are counted.
+const maxSkips = 5
+
+// skip records something that was not searched.
+func (c *grepCollector) skip(path, what string) {
+	if len(c.skips) >= maxSkips {
+		c.moreSkips++
+		return
+	}
+	c.skips = append(c.skips, grepSkip{path, what})
 }
 
 // add takes one file's results (they must include every match of the
@@ -238,6 +261,9 @@ func (t *grepTool) format(q *grepQuery, c *grepCollector) string {
 		if q.glob != "" {
 			msg += fmt.Sprintf(" (glob %q)", q.glob)
 		}
+		if len(c.skips) > 0 {
+			return msg + " that could be shown, but not everything could be searched, so there may be matches there:" + t.formatSkips(c)
+		}
 		return msg + "."
 	}
 	var b strings.Builder
@@ -273,6 +299,25 @@ func (t *grepTool) format(q *grepQuery, c *grepCollector) string {
 		fmt.Fprintf(&b, "[stopped at %s in %s; narrow the pattern, path or glob, or raise limit (at most %d)]", plural(c.matches, "match"), files, grepMaxLimit)
 	default:
 		fmt.Fprintf(&b, "[%s in %s]", plural(c.matches, "match"), files)
+	}
+	if len(c.skips) > 0 {
+		b.WriteString("\n[not searched, so there may be more matches:" + t.formatSkips(c) + "]")
+	}
+	return b.String()
+}
+
+// formatSkips lists what was not searched, one item a line.
+func (t *grepTool) formatSkips(c *grepCollector) string {
+	var b strings.Builder
+	for _, sk := range c.skips {
+		b.WriteString("\n- ")
+		if sk.path != "" {
+			b.WriteString(t.cfg.display(sk.path) + ": ")
+		}
+		b.WriteString(sk.what)
+	}
+	if c.moreSkips > 0 {
+		fmt.Fprintf(&b, "\n- and %s more", plural(c.moreSkips, "item"))
 	}
 	return b.String()
 }

@@ -16,6 +16,8 @@ import (
 type capture struct {
 	maxLines, maxBytes int
 	tempDir            string
+	session            string // names the spill file, for CleanOutput
+	maxSaved           int64  // bound of the spill file; past it only the tail is kept
 
 	mu       sync.Mutex
 	head     []byte // the first bytes of the output, at least the caps' worth
@@ -25,14 +27,16 @@ type capture struct {
 	last     byte // the last byte written
 	spill    *os.File
 	spillErr error
-	changed  bool // written since the last snapshot
+	saved    int64 // bytes in the spill file, marker included
+	dropped  int64 // bytes of output dropped from the spill file's start
+	changed  bool  // written since the last snapshot
 }
 
 // tailKeep is how much of the output's end capture keeps in memory.
 const tailKeep = 64 << 10
 
-func newCapture(maxLines, maxBytes int, tempDir string) *capture {
-	return &capture{maxLines: maxLines, maxBytes: maxBytes, tempDir: tempDir}
+func newCapture(maxLines, maxBytes int, tempDir, session string) *capture {
+	return &capture{maxLines: maxLines, maxBytes: maxBytes, tempDir: tempDir, session: session, maxSaved: MaxSavedOutput}
 }
 
 // Write records p. It never fails: a problem saving the full output is
@@ -71,22 +75,88 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// startSpill opens the file that receives the full output.
+// startSpill opens the file that receives the full output: 0600 in a
+// 0700 directory, since commands print secrets and private data.
 func (c *capture) startSpill() {
-	f, err := os.CreateTemp(c.tempDir, "zut-bash-*.log")
+	if err := os.MkdirAll(c.tempDir, 0o700); err != nil {
+		c.spillErr = err
+		return
+	}
+	f, err := os.CreateTemp(c.tempDir, outputPrefix+fileTag(c.session)+"-*"+outputSuffix)
 	if err != nil {
 		c.spillErr = err
 		return
 	}
 	c.spill = f
+	c.saved = 0
 }
 
 func (c *capture) spillWrite(p []byte) {
-	if _, err := c.spill.Write(p); err != nil {
-		c.spillErr = err
-		c.spill.Close()
-		c.spill = nil
+	if _, err := c.spill.WriteAt(p, c.saved); err != nil {
+		c.failSpill(err)
+		return
 	}
+	c.saved += int64(len(p))
+	if c.saved > c.maxSaved {
+		c.keepTail()
+	}
+}
+
+func (c *capture) failSpill(err error) {
+	c.spillErr = err
+	c.spill.Close()
+	c.spill = nil
+}
+
+// keepTail shrinks a spill file that passed maxSaved to a marker line
+// and the last half of maxSaved, copying within the file in 1 MiB steps
+// (never holding the tail in memory). Each byte is copied about once per
+// maxSaved/2 bytes written, so an endless output costs twice its writes.
+func (c *capture) keepTail() {
+	keep := c.maxSaved / 2
+	from := c.saved - keep
+	c.dropped += from - c.markerLen()
+	mark := c.marker()
+	buf := make([]byte, min(keep, 1<<20))
+	to := int64(len(mark))
+	for done := int64(0); done < keep; {
+		n, err := c.spill.ReadAt(buf[:min(int64(len(buf)), keep-done)], from+done)
+		if n > 0 {
+			if _, werr := c.spill.WriteAt(buf[:n], to+done); werr != nil {
+				c.failSpill(werr)
+				return
+			}
+			done += int64(n)
+		}
+		if err != nil && done < keep {
+			c.failSpill(err)
+			return
+		}
+	}
+	if _, err := c.spill.WriteAt(mark, 0); err != nil {
+		c.failSpill(err)
+		return
+	}
+	if err := c.spill.Truncate(to + keep); err != nil {
+		c.failSpill(err)
+		return
+	}
+	c.saved = to + keep
+}
+
+// marker is the first line of a spill file whose start was dropped; its
+// length never changes, so the file can be rewritten in place.
+func (c *capture) marker() []byte {
+	return fmt.Appendf(nil, "[zut: the first %20d bytes of this output were dropped to keep the file under %s; what follows is the last part]\n", c.dropped, formatSize(c.maxSaved))
+}
+
+// markerLen is the length of the marker at the start of the spill file
+// (0 before the first drop).
+func (c *capture) markerLen() int64 {
+	if c.dropped == 0 {
+		return 0
+	}
+	return int64(len(c.marker()))
 }
 
 // lines is the number of lines written so far.
@@ -152,6 +222,8 @@ func (c *capture) finish() (text, savedTo string) {
 		fmt.Fprintf(&b, "%s omitted", formatSize(omitted))
 	}
 	switch {
+	case savedTo != "" && c.spillErr == nil && c.dropped > 0:
+		fmt.Fprintf(&b, "; the output was %s (%s), too much to keep: its last %s saved to %s; read or grep it for the rest", plural(int(c.lines()), "line"), formatSize(c.total), formatSize(c.saved-c.markerLen()), savedTo)
 	case savedTo != "" && c.spillErr == nil:
 		fmt.Fprintf(&b, "; full output (%s, %s) saved to %s; read or grep it for the rest", plural(int(c.lines()), "line"), formatSize(c.total), savedTo)
 	case c.spillErr != nil:

@@ -8,6 +8,9 @@ import (
 )
 
 // setProcessGroup does nothing where process groups are not available.
+// openNonblock is 0 where there are no FIFOs to block on.
+const openNonblock = 0
+
 func setProcessGroup(cmd *exec.Cmd) {}
 
 // signalGroup kills the shell; without process groups its children may

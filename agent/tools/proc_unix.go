@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// openNonblock keeps the open of a FIFO from waiting for a writer.
+const openNonblock = syscall.O_NONBLOCK
+
 // setProcessGroup makes cmd the leader of a new process group, so that the
 // group can be signalled as a whole.
 func setProcessGroup(cmd *exec.Cmd) {

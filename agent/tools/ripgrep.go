@@ -53,9 +53,11 @@ type rgError struct {
 
 func (e *rgError) Error() string { return e.msg }
 
-// ripgrep runs q with rg, handing each file's results to emit in path
-// order until emit returns false.
-func ripgrep(ctx context.Context, rg string, q *grepQuery, emit func(grepFile) bool) error {
+// ripgrep runs q with rg, handing each file's results to col in path
+// order until it is full, and telling it what rg could not search: paths
+// it reported as unreadable, and matching lines too long to take in.
+func ripgrep(ctx context.Context, rg string, q *grepQuery, col *grepCollector) error {
+	emit := col.add
 	args := []string{"--json", "--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--sort", "path", "-e", q.pattern}
 	if q.ignoreCase {
 		args = append(args, "--ignore-case")
@@ -92,6 +94,14 @@ func ripgrep(ctx context.Context, rg string, q *grepQuery, emit func(grepFile) b
 		var cur *grepFile
 		for {
 			line, err := readLine(br, rgMaxLine)
+			if errors.Is(err, errLineTooLong) {
+				path := ""
+				if cur != nil {
+					path = cur.path
+				}
+				col.skip(path, fmt.Sprintf("a matching line is longer than the %s grep takes in, so it is not shown; search it with bash (for example grep -c)", formatSize(rgMaxLine)))
+				continue
+			}
 			if len(line) > 0 {
 				var m rgMessage
 				if jerr := json.Unmarshal(line, &m); jerr != nil {
@@ -138,6 +148,14 @@ func ripgrep(ctx context.Context, rg string, q *grepQuery, emit func(grepFile) b
 	case stopped:
 		return nil
 	}
+	// rg goes on past paths it cannot read, says so on stderr and exits 2.
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		// Only path errors ("x: Permission denied (os error 13)"), not
+		// notes such as "No files were searched".
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "rg: ")); strings.Contains(l, "(os error") {
+			col.skip("", "rg could not search "+l)
+		}
+	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) && ee.ExitCode() == 1 {
 		return nil // no match
@@ -167,17 +185,31 @@ func trimEOL(p []byte) []byte {
 	return bytes.TrimSuffix(p, []byte{'\r'})
 }
 
-// readLine reads one line (without its "\n"), failing on lines over max.
+// errLineTooLong is returned by readLine for a line over its bound,
+// which it has read through and dropped.
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line (without its "\n"). A line over max is read
+// to its end without being kept, and errLineTooLong returned.
 func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
+	over := false
 	for {
 		part, err := br.ReadSlice('\n')
-		if len(line)+len(part) > max {
-			return nil, fmt.Errorf("a line of output is longer than %s", formatSize(int64(max)))
+		if !over && len(line)+len(part) > max {
+			over, line = true, nil
 		}
-		line = append(line, part...)
+		if !over {
+			line = append(line, part...)
+		}
 		if err == bufio.ErrBufferFull {
 			continue
+		}
+		if over {
+			if err == nil {
+				err = errLineTooLong
+			}
+			return nil, err
 		}
 		return bytes.TrimSuffix(line, []byte{'\n'}), err
 	}

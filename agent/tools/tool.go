@@ -85,8 +85,19 @@ type Config struct {
 	// when it is not nil.
 	Skills *skills.Index
 	// TempDir receives the full output of bash commands whose output was
-	// cut. Empty means os.TempDir. The files are left for the model to read.
+	// cut (see MaxSavedOutput and CleanOutput); it is created 0700 when
+	// missing. The app passes a directory of its own, such as the
+	// session's directory; empty means os.TempDir.
 	TempDir string
+	// SessionID names the saved outputs of this session, so that
+	// CleanOutput can delete them when it ends.
+	SessionID string
+	// Env is the environment of the commands bash runs (and of other
+	// tools' child processes), in the form of os.Environ. Nil means
+	// provider.ChildEnv(os.Environ()): this process's environment
+	// without model credentials unless ZUT_PASS_KEYS=1. To pass keys on
+	// a setting, the app sets Env to os.Environ().
+	Env []string
 	// Shell is the shell bash runs commands with ("<shell> -c command").
 	// Empty means bash from PATH, else sh.
 	Shell string
@@ -128,6 +139,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.TempDir == "" {
 		cfg.TempDir = os.TempDir()
+	}
+	if cfg.Env == nil {
+		cfg.Env, _ = provider.ChildEnv(os.Environ())
 	}
 	if cfg.Shell == "" {
 		if p, err := exec.LookPath("bash"); err == nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -25,18 +26,19 @@ type walker struct {
 	prefix  *regexp.Regexp // the pattern in multi-line mode: a quick test of a whole file
 	glob    *regexp.Regexp
 	negGlob bool
-	emit    func(grepFile) bool
+	col     *grepCollector
 	buf     []byte // file contents, reused between files
 }
 
-// walkGrep runs q over the file system, handing each file's results to emit
-// in path order until emit returns false.
-func walkGrep(ctx context.Context, q *grepQuery, emit func(grepFile) bool) error {
-	w := &walker{ctx: ctx, q: q, emit: emit}
+// walkGrep runs q over the file system, handing each file's results to
+// col in path order until it is full, and telling it what could not be
+// searched.
+func walkGrep(ctx context.Context, q *grepQuery, col *grepCollector) error {
+	w := &walker{ctx: ctx, q: q, col: col}
 	w.prefix = regexp.MustCompile("(?m)" + q.re.String())
 	if q.rootIsFile {
 		if f, ok := w.searchFile(q.root); ok {
-			emit(f)
+			col.add(f)
 		}
 		return ctx.Err()
 	}
@@ -59,8 +61,11 @@ func walkGrep(ctx context.Context, q *grepQuery, emit func(grepFile) bool) error
 func (w *walker) dir(abs string, stack ignoreStack) bool {
 	stack = append(stack[:len(stack):len(stack)], dirIgnores(abs)...)
 	entries, err := os.ReadDir(abs) // sorted by name
-	if err != nil && len(entries) == 0 {
-		return true // unreadable: skipped, as rg does
+	if err != nil {
+		w.col.skip(abs, "could not read the directory: "+unwrapPath(err).Error())
+		if len(entries) == 0 {
+			return true // unreadable: skipped, as rg does, and said
+		}
 	}
 	for _, e := range entries {
 		if w.ctx.Err() != nil {
@@ -85,7 +90,7 @@ func (w *walker) dir(abs string, stack ignoreStack) bool {
 			}
 			continue
 		}
-		if f, ok := w.searchFile(child); ok && !w.emit(f) {
+		if f, ok := w.searchFile(child); ok && !w.col.add(f) {
 			return false
 		}
 	}
@@ -115,14 +120,15 @@ func (w *walker) wanted(abs string, isDir bool, stack ignoreStack) bool {
 // searchFile matches one file. ok is false when the file cannot be read,
 // is binary (holds a NUL byte anywhere), or has no match.
 func (w *walker) searchFile(abs string) (grepFile, bool) {
-	f, err := os.Open(abs)
+	f, err := os.OpenFile(abs, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
+		w.col.skip(abs, "could not read the file: "+unwrapPath(err).Error())
 		return grepFile{}, false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil {
-		return grepFile{}, false
+	if err != nil || !fi.Mode().IsRegular() {
+		return grepFile{}, false // a file replaced by a FIFO or device since the listing
 	}
 	if fi.Size() <= walkWholeFile {
 		if int64(cap(w.buf)) < fi.Size()+1 {
@@ -130,6 +136,7 @@ func (w *walker) searchFile(abs string) (grepFile, bool) {
 		}
 		n, err := io.ReadFull(f, w.buf[:fi.Size()+1]) // one more byte: a file that grew is read short
 		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			w.col.skip(abs, "could not read the file: "+unwrapPath(err).Error())
 			return grepFile{}, false
 		}
 		data := w.buf[:n]
@@ -142,10 +149,12 @@ func (w *walker) searchFile(abs string) (grepFile, bool) {
 }
 
 // lineSource yields the lines of a file without their "\n". binary is set
-// once a NUL byte was seen.
+// once a NUL byte was seen; cut reports that the last line returned was
+// longer than walkMaxLine and is only its start, and its full length.
 type lineSource interface {
 	next() (line []byte, stable bool, ok bool)
 	binary() bool
+	cut() (bool, int64)
 }
 
 // matchLines collects the matching lines of one file with their context.
@@ -166,7 +175,11 @@ func (w *walker) matchLines(abs string, src lineSource) (grepFile, bool) {
 		if num&1023 == 0 && w.ctx.Err() != nil {
 			return grepFile{}, false
 		}
-		if w.q.re.Match(line) {
+		matched := w.q.re.Match(line)
+		if cut, size := src.cut(); cut && !matched {
+			w.col.skip(abs, fmt.Sprintf("line %d is %s long, over the %s grep reads of one line, so only its start was searched; search it with bash (for example grep -c)", num, formatSize(size), formatSize(walkMaxLine)))
+		}
+		if matched {
 			for _, h := range before {
 				if h.num > last {
 					res.lines = append(res.lines, grepLine{num: h.num, text: trimCR(h.text)})
@@ -230,11 +243,14 @@ func (s *sliceLines) next() ([]byte, bool, bool) {
 
 func (s *sliceLines) binary() bool { return false } // checked before
 
+func (s *sliceLines) cut() (bool, int64) { return false, 0 } // whole files are below walkMaxLine
+
 // readerLines streams a large file; lines past walkMaxLine are cut.
 type readerLines struct {
-	br  *bufio.Reader
-	buf []byte
-	bin bool
+	br   *bufio.Reader
+	buf  []byte
+	bin  bool
+	size int64 // length of the last line, when it was cut
 }
 
 func (r *readerLines) next() ([]byte, bool, bool) {
@@ -242,10 +258,14 @@ func (r *readerLines) next() ([]byte, bool, bool) {
 		return nil, false, false
 	}
 	r.buf = r.buf[:0]
+	r.size = 0
 	for {
 		part, err := r.br.ReadSlice('\n')
+		r.size += int64(len(part))
 		if len(r.buf)+len(part) <= walkMaxLine {
 			r.buf = append(r.buf, part...)
+		} else if room := walkMaxLine - len(r.buf); room > 0 {
+			r.buf = append(r.buf, part[:room]...)
 		}
 		if bytes.IndexByte(part, 0) >= 0 {
 			r.bin = true
@@ -262,3 +282,11 @@ func (r *readerLines) next() ([]byte, bool, bool) {
 }
 
 func (r *readerLines) binary() bool { return r.bin }
+
+func (r *readerLines) cut() (bool, int64) {
+	n := r.size
+	if n > 0 && len(r.buf) < int(n) && r.size > walkMaxLine {
+		return true, n
+	}
+	return false, 0
+}

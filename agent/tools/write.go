@@ -66,8 +66,13 @@ func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 	old, oldTooBig, err := readForDiff(abs)
 	if err == nil {
 		var created bool
-		if created, err = writeAtomic(abs, []byte(content)); err == nil {
-			return t.done(shown, created, old, content, oldTooBig)
+		var via string
+		if created, via, err = writeAtomic(abs, []byte(content)); err == nil {
+			r := t.done(shown, created, old, content, oldTooBig)
+			if via != "" {
+				r.Content[0].Text += fmt.Sprintf(" through the symbolic link %s, which points to %s (the link itself is unchanged)", shown, t.cfg.display(via))
+			}
+			return r
 		}
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
@@ -98,6 +103,9 @@ func readForDiff(abs string) (old string, tooBig bool, err error) {
 	}
 	if fi.IsDir() {
 		return "", false, errors.New("is a directory; give a file path")
+	}
+	if !fi.Mode().IsRegular() {
+		return "", false, fmt.Errorf("is %s, not a regular file; give a file path", provider.FileKind(fi.Mode()))
 	}
 	if fi.Size() > maxDetailText {
 		return "", true, nil

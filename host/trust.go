@@ -1,0 +1,228 @@
+package host
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// The trust store remembers which project directories the user allowed
+// to run their own code: the extensions under <project>/.zut/extensions,
+// and later the project's MCP and LSP configuration. An answer is kept
+// per repository root (ProjectRoot) together with a digest of what was
+// trusted (Digest); when the manifests change, the digest changes and
+// the app asks again. The store is $ZUT_HOME/trust.json, 0600; a store
+// that other users could write is refused, since it would let them
+// grant trust.
+
+// TrustFile is the trust store's name under $ZUT_HOME.
+const TrustFile = "trust.json"
+
+// maxTrustFile bounds trust.json.
+const maxTrustFile = 1 << 20
+
+// ProjectRoot is the key of a project in the trust store: the nearest
+// directory at or above dir that holds .git (a directory or a worktree
+// file), else dir itself; absolute, clean, symlinks resolved.
+func ProjectRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = filepath.Clean(dir)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return abs
+		}
+		d = up
+	}
+}
+
+// Digest sums what trusting a project lets run: for each project entry
+// (Scope ScopeProject) of entries, its directory name, its manifest and
+// the executable its manifest names inside its directory; then the
+// extra files (an MCP or LSP configuration), each by path and content.
+// Entries of other scopes are ignored, and order does not matter. A file
+// that cannot be read counts by its error, so that it changing to
+// readable changes the digest too. The result reads "sha256:<hex>".
+func Digest(entries []Entry, files ...string) string {
+	type part struct{ key, sum string }
+	var parts []part
+	for _, e := range entries {
+		if e.Scope != ScopeProject {
+			continue
+		}
+		name := filepath.Base(e.Dir)
+		parts = append(parts, part{"ext " + name + " manifest", fileSum(filepath.Join(e.Dir, ManifestFile))})
+		if e.Manifest != nil && e.Manifest.ExecPath != "" {
+			parts = append(parts, part{"ext " + name + " exec", fileSum(e.Manifest.ExecPath)})
+		}
+	}
+	for _, f := range files {
+		parts = append(parts, part{"file " + f, fileSum(f)})
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].key < parts[j].key })
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%q %s\n", p.key, p.sum)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// fileSum is the SHA-256 of a regular file's content, streamed, or the
+// error that kept it from being read.
+func fileSum(path string) string {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return "error " + errors.Unwrap(err).Error()
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "not a regular file"
+	}
+	if err := clearNonblock(f); err != nil {
+		return "error " + err.Error()
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "error " + err.Error()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TrustStore is the trust store of one $ZUT_HOME. Its methods read and
+// write the file each time, so that several zut processes share it; they
+// are safe for concurrent use.
+type TrustStore struct {
+	path string
+	mu   sync.Mutex
+	now  func() time.Time
+}
+
+// OpenTrust returns the trust store under home. Nothing is read until a
+// method is called; a missing file trusts nothing.
+func OpenTrust(home string) *TrustStore {
+	return &TrustStore{path: filepath.Join(home, TrustFile), now: time.Now}
+}
+
+// Path is the store's file.
+func (s *TrustStore) Path() string { return s.path }
+
+// trustFile is the format of trust.json.
+type trustFile struct {
+	Version  int                     `json:"version"`
+	Projects map[string]trustedEntry `json:"projects"`
+}
+
+type trustedEntry struct {
+	Digest  string    `json:"digest"`
+	Allowed time.Time `json:"allowed"`
+}
+
+// Trusted reports whether the user allowed root with exactly digest. An
+// unreadable or unsafe store is an error (and trusts nothing).
+func (s *TrustStore) Trusted(root, digest string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tf, err := s.read()
+	if err != nil {
+		return false, err
+	}
+	e, ok := tf.Projects[root]
+	return ok && e.Digest == digest, nil
+}
+
+// Allow records that the user trusts root with digest, replacing what
+// was trusted there before.
+func (s *TrustStore) Allow(root, digest string) error {
+	return s.update(func(tf *trustFile) {
+		tf.Projects[root] = trustedEntry{Digest: digest, Allowed: s.now().UTC().Truncate(time.Second)}
+	})
+}
+
+// Forget removes root from the store; forgetting an unknown root is not
+// an error.
+func (s *TrustStore) Forget(root string) error {
+	return s.update(func(tf *trustFile) { delete(tf.Projects, root) })
+}
+
+func (s *TrustStore) update(change func(*trustFile)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tf, err := s.read()
+	if err != nil {
+		return err
+	}
+	change(tf)
+	data, err := json.MarshalIndent(tf, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("save trust store: %w", err)
+	}
+	if err := writeFileMode(s.path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("save trust store: %w", err)
+	}
+	return nil
+}
+
+// read loads the store; a missing file is empty.
+func (s *TrustStore) read() (*trustFile, error) {
+	tf := &trustFile{Version: 1, Projects: map[string]trustedEntry{}}
+	fi, err := os.Lstat(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return tf, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read trust store %s: %w", s.path, err)
+	}
+	if err := safeStore(fi); err != nil {
+		return nil, fmt.Errorf("read trust store %s: %v; zut trusts no project until it is fixed (remove the file to start over)", s.path, err)
+	}
+	data, err := readRegular(s.path, maxTrustFile)
+	if err != nil {
+		return nil, fmt.Errorf("read trust store %s: %v", s.path, err)
+	}
+	if err := json.Unmarshal(data, tf); err != nil {
+		return nil, fmt.Errorf("read trust store %s: %v; remove the file to start over", s.path, err)
+	}
+	if tf.Projects == nil {
+		tf.Projects = map[string]trustedEntry{}
+	}
+	return tf, nil
+}
+
+// safeStore refuses a store that is a link, or that another user owns or
+// may write.
+func safeStore(fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return errors.New("it is not a regular file")
+	}
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("other users may write it (mode %04o); run chmod 600 on it", fi.Mode().Perm())
+	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("it belongs to another user (uid %d)", uid)
+	}
+	return nil
+}
