@@ -35,7 +35,7 @@ var importPolicy = map[string][]string{
 	// The agent and what it runs.
 	"agent":         {"agent/session", "agent/tools", "provider"},
 	"agent/session": {"provider"},
-	"agent/skills":  {},
+	"agent/skills":  {"provider"},
 	"agent/tools":   {"agent/skills", "provider"},
 
 	// The tools beyond the built-in six, each in a package of its own.

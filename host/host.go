@@ -125,15 +125,27 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 	}
 	helloT := time.NewTimer(h.t.Hello)
 	defer helloT.Stop()
-	select {
-	case <-e.helloDone:
-		if e.helloErr != nil {
-			return fail(e.helloErr)
+	extended := 0
+hello:
+	for {
+		select {
+		case <-e.helloDone:
+			if e.helloErr != nil {
+				return fail(e.helloErr)
+			}
+			break hello
+		case <-helloT.C:
+			// A process still waiting for a CPU has not had its 5 s
+			// (C1): wait once more, a few times at most.
+			if extended < maxExtensions && groupRunnable(e.p.pid) {
+				extended++
+				helloT.Reset(h.t.Hello)
+				continue
+			}
+			return fail(fmt.Errorf("sent no hello within %v (C1); the first line on stdout must be a hello frame", h.t.Hello))
+		case <-ctx.Done():
+			return fail(fmt.Errorf("stopped before hello: %w", ctx.Err()))
 		}
-	case <-helloT.C:
-		return fail(fmt.Errorf("sent no hello within %v (C1); the first line on stdout must be a hello frame", h.t.Hello))
-	case <-ctx.Done():
-		return fail(fmt.Errorf("stopped before hello: %w", ctx.Err()))
 	}
 
 	h.mu.Lock()
@@ -161,6 +173,12 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 		case <-e.activity:
 			quiet.Reset(h.t.Quiet)
 		case <-quiet.C:
+			// Quiet means waiting for input: an extension that is only
+			// waiting for a CPU is not done registering.
+			if groupRunnable(e.p.pid) {
+				quiet.Reset(h.t.Quiet)
+				continue
+			}
 			status = StatusAutoReady
 		case <-deadline.C:
 			status = StatusReadyTimeout
@@ -181,6 +199,10 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 	}
 	return e, nil
 }
+
+// maxExtensions bounds how many times the hello deadline is extended for
+// an extension that waits for a CPU.
+const maxExtensions = 3
 
 // liveLocked returns the extensions of the current load that are still
 // connected, in load order. h.mu held.
