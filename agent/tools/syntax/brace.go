@@ -147,7 +147,9 @@ func (o *outliner) block(sc scope) {
 				if nest > 0 {
 					start := o.i
 					o.skipBraces()
-					head = append(head, o.group(start, o.i))
+					if len(head) < maxHead {
+						head = append(head, o.group(start, o.i))
+					}
 					continue
 				}
 				tailSym = o.openBrace(sc, &head, tailSym)
@@ -188,11 +190,20 @@ func (o *outliner) block(sc scope) {
 				}
 			}
 		}
-		head = append(head, t)
+		if len(head) < maxHead {
+			head = append(head, t)
+		} else {
+			head[maxHead-1] = t // keep the last token right for the rules
+		}
 		o.i++
 	}
 	flush()
 }
+
+// maxHead bounds the tokens kept of one item: the rules look at its start
+// and its end, and a longer head (a huge initializer) would make each of
+// its braces cost its length.
+const maxHead = 512
 
 // openBrace handles a "{" at nesting 0 after head, as the rules decide,
 // and returns the symbol waiting for a tail (or -1).
@@ -205,7 +216,11 @@ func (o *outliner) openBrace(sc scope, head *[]token, tailSym int) int {
 	case braceInit:
 		start := o.i
 		o.skipBraces()
-		*head = append(*head, o.group(start, o.i))
+		if len(*head) < maxHead {
+			*head = append(*head, o.group(start, o.i))
+		} else {
+			(*head)[maxHead-1] = o.group(start, o.i)
+		}
 		return tailSym
 	case braceSkip:
 		idx := -1

@@ -75,6 +75,8 @@ func (g *goFile) text(start, end gotoken.Pos) string {
 	return tidy(strings.TrimSpace(sb.String()))
 }
 
+var tidier = strings.NewReplacer("( ", "(", "[ ", "[", ", )", ")", ",)", ")", " )", ")", ", ]", "]", " ]", "]", ", }", " }")
+
 // tidy puts code on one line: runs of white space become one space, none
 // is left inside brackets, and a comma before a closing bracket goes.
 func tidy(s string) string {
@@ -82,8 +84,7 @@ func tidy(s string) string {
 	if !strings.ContainsAny(s, "([{") {
 		return clip(s, maxSignature)
 	}
-	r := strings.NewReplacer("( ", "(", "[ ", "[", ", )", ")", ",)", ")", " )", ")", ", ]", "]", " ]", "]", ", }", " }")
-	return clip(r.Replace(s), maxSignature)
+	return clip(tidier.Replace(s), maxSignature)
 }
 
 // recvType is the name of a method's receiver type ("T" in (t *T[K])).

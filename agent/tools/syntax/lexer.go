@@ -531,11 +531,16 @@ func (l *lexer) regexAllowed() bool {
 	return false
 }
 
+// maxRegex bounds the scan for the end of a regular expression, so that a
+// long line of divisions does not cost the square of its length.
+const maxRegex = 2048
+
 // regex consumes a regular expression literal with its flags. It returns
-// false, consuming nothing, when no closing "/" comes before the line end.
+// false, consuming nothing, when no closing "/" comes before the line end
+// (or within maxRegex bytes).
 func (l *lexer) regex() bool {
 	inClass := false
-	for i := l.pos + 1; i < len(l.src); i++ {
+	for i := l.pos + 1; i < len(l.src) && i < l.pos+maxRegex; i++ {
 		switch c := l.src[i]; {
 		case c == '\n' || c == '\r':
 			return false

@@ -54,6 +54,15 @@ func analyze(action string, q query, lang *language, display string, src []byte)
 			res.symbols = tokenRefs(toks, outline, s, q)
 		}
 	}
+	if action == "references" { // one line per line: self.x = x
+		kept := res.symbols[:0]
+		for i, s := range res.symbols {
+			if i == 0 || s.Line != res.symbols[i-1].Line {
+				kept = append(kept, s)
+			}
+		}
+		res.symbols = kept
+	}
 	for i := range res.symbols {
 		res.symbols[i].File = display
 	}
@@ -99,9 +108,9 @@ func filter(syms []Symbol, q query) []Symbol {
 var callKeywords = map[string]bool{"if": true, "elif": true, "for": true, "while": true, "switch": true,
 	"return": true, "sizeof": true, "catch": true, "function": true, "def": true, "fn": true,
 	"class": true, "typeof": true, "and": true, "or": true, "not": true, "in": true, "is": true,
-	"lambda": true, "with": true, "assert": true, "del": true, "yield": true, "await": true,
+	"with": true, "assert": true, "del": true, "yield": true, "await": true,
 	"match": true, "case": true, "except": true, "defined": true, "alignof": true, "decltype": true,
-	"throw": true, "new": true, "delete": true, "else": true, "do": true, "import": true,
+	"throw": true, "else": true, "do": true, "import": true,
 	"synchronized": true, "instanceof": true, "void": true, "struct": true, "union": true, "enum": true,
 	"__attribute__": true, "__declspec": true, "alignas": true, "static_assert": true, "noexcept": true}
 
@@ -114,12 +123,24 @@ func declOffsets(outline []Symbol) map[int]bool {
 	return m
 }
 
-// enclosing names the innermost function or method of outline whose lines
-// hold line.
-func enclosing(outline []Symbol, line int) string {
-	best, bestLine := "", -1
+// funcRanges are the functions and methods of an outline, for enclosing.
+type funcRanges []Symbol
+
+func functions(outline []Symbol) funcRanges {
+	var fs funcRanges
 	for _, s := range outline {
-		if (s.Kind == KindFunc || s.Kind == KindMethod) && s.Line <= line && line <= s.EndLine && s.Line > bestLine {
+		if (s.Kind == KindFunc || s.Kind == KindMethod) && s.EndLine >= s.Line {
+			fs = append(fs, s)
+		}
+	}
+	return fs
+}
+
+// enclosing names the innermost function or method whose lines hold line.
+func (fs funcRanges) enclosing(line int) string {
+	best, bestLine := "", -1
+	for _, s := range fs {
+		if s.Line <= line && line <= s.EndLine && s.Line > bestLine {
 			best, bestLine = s.Name, s.Line
 			if s.Parent != "" && s.Kind == KindMethod {
 				best = s.Parent + "." + s.Name
@@ -147,6 +168,7 @@ func isAccess(t token) bool {
 // ".", "::", "->" or "?." as its path.
 func tokenCalls(toks []token, outline []Symbol, src string, q query) []Symbol {
 	decls := declOffsets(outline)
+	fns := functions(outline)
 	var out []Symbol
 	for k := 0; k+1 < len(toks); k++ {
 		t := toks[k]
@@ -189,7 +211,7 @@ func tokenCalls(toks []token, outline []Symbol, src string, q query) []Symbol {
 			}
 		}
 		out = append(out, Symbol{Kind: KindCall, Name: strings.Join(path, "."), Line: t.line,
-			Parent: enclosing(outline, t.line), Signature: joinTokens(toks[start:end])})
+			Parent: fns.enclosing(t.line), Signature: joinTokens(toks[start:end])})
 	}
 	return out
 }
@@ -200,10 +222,11 @@ func tokenCalls(toks []token, outline []Symbol, src string, q query) []Symbol {
 func tokenRefs(toks []token, outline []Symbol, src string, q query) []Symbol {
 	decls := map[int]bool{}
 	for _, s := range outline {
-		if q.qual == "" || matchGlob(q.qual, s.Parent) {
+		if s.Kind != KindImpl && (q.qual == "" || matchGlob(q.qual, s.Parent)) {
 			decls[s.nameOff] = true
 		}
 	}
+	fns := functions(outline)
 	var out []Symbol
 	for k, t := range toks {
 		if t.kind != tIdent {
@@ -221,7 +244,7 @@ func tokenRefs(toks []token, outline []Symbol, src string, q query) []Symbol {
 		if decls[t.off] {
 			kind = KindDecl
 		}
-		out = append(out, Symbol{Kind: kind, Name: name, Line: t.line, Parent: enclosing(outline, t.line), Signature: lineText(src, t.off)})
+		out = append(out, Symbol{Kind: kind, Name: name, Line: t.line, Parent: fns.enclosing(t.line), Signature: lineText(src, t.off)})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package syntax
 import (
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Symbol is one declaration, call or reference found in a file.
@@ -129,10 +130,31 @@ func joinTokens(toks []token) string {
 
 // oneLine collapses every run of white space in s to one space.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") && !strings.Contains(s, "  ") {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' || c == '\t' || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			space = len(b) > 0
+		default:
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // clip shortens s to at most n runes, marking the cut with "…".
@@ -150,17 +172,31 @@ func clip(s string, n int) string {
 	return s
 }
 
-// lineText is the line of src holding offset off, trimmed and clipped.
+// lineText is the line of src holding offset off, trimmed and clipped. A
+// long line (minified code) is shown as a window around off, so that the
+// cost does not grow with the line.
 func lineText(src string, off int) string {
-	if off > len(src) {
-		off = len(src)
+	const window = 200
+	off = max(0, min(off, len(src)))
+	lo := max(0, off-window)
+	start := lo
+	if i := strings.LastIndexByte(src[lo:off], '\n'); i >= 0 {
+		start = lo + i + 1
 	}
-	start := strings.LastIndexByte(src[:off], '\n') + 1
-	end := strings.IndexByte(src[off:], '\n')
-	if end < 0 {
-		end = len(src)
-	} else {
-		end += off
+	hi := min(len(src), off+window)
+	end := hi
+	if i := strings.IndexByte(src[off:hi], '\n'); i >= 0 {
+		end = off + i
+	}
+	if start == lo && lo > 0 { // cut inside the line: start on a whole character
+		for start < off && !utf8.RuneStart(src[start]) {
+			start++
+		}
+	}
+	if end == hi && hi < len(src) {
+		for end > off && !utf8.RuneStart(src[end]) {
+			end--
+		}
 	}
 	return clip(strings.TrimSpace(strings.TrimSuffix(src[start:end], "\r")), maxSignature)
 }

@@ -203,7 +203,7 @@ func (t *astTool) Run(ctx context.Context, raw json.RawMessage, progress func(st
 			return nil
 		}
 		if s.det.Searched >= t.c.MaxFiles {
-			s.stop = fmt.Sprintf("stopped after reading %d files (the limit)", t.c.MaxFiles)
+			s.stop = fmt.Sprintf("stopped after reading %s (the limit)", tools.Plural(t.c.MaxFiles, "file"))
 			return fs.SkipAll
 		}
 		if reason := s.file(p, lang); reason != "" {
@@ -436,13 +436,12 @@ func (s *search) footer(b *strings.Builder, dir bool) {
 	if d.SkippedCount > 0 {
 		var names []string
 		for _, sk := range d.Skipped[:min(len(d.Skipped), 5)] {
-			names = append(names, sk.Path+" ("+sk.Reason+")")
+			names = append(names, sk.Path+": "+sk.Reason)
 		}
-		more := ""
 		if d.SkippedCount > len(names) {
-			more = fmt.Sprintf(" and %d more", d.SkippedCount-len(names))
+			names = append(names, fmt.Sprintf("and %d more", d.SkippedCount-len(names)))
 		}
-		fmt.Fprintf(b, "[skipped %s: %s%s]\n", tools.Plural(d.SkippedCount, "file"), strings.Join(names, ", "), more)
+		fmt.Fprintf(b, "[skipped %s — %s]\n", tools.Plural(d.SkippedCount, "file"), strings.Join(names, "; "))
 	}
 	if s.stop != "" {
 		fmt.Fprintf(b, "[%s: searched %s; results are partial; narrow path to search the rest]\n", s.stop, tools.Plural(d.Searched, "file"))

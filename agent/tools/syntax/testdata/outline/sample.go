@@ -3,14 +3,14 @@ package store
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	f "fmt"
-	_ "embed"
 )
 
 // Limits.
 const (
-	MaxRecords = 1 << 16 // func nope() in a comment
+	MaxRecords     = 1 << 16 // func nope() in a comment
 	minAge, maxAge = 0, 150
 )
 
