@@ -54,7 +54,6 @@ type lexer struct {
 	src   string
 	pos   int
 	line  int
-	bol   int // offset of the current line's start
 	first bool
 	space bool
 	toks  []token
@@ -113,7 +112,6 @@ func indentCol(ws string) int {
 func (l *lexer) newline() {
 	l.pos++
 	l.line++
-	l.bol = l.pos
 }
 
 func (l *lexer) at(s string) bool {

@@ -125,6 +125,9 @@ func rustBrace(sc scope, head []token) braceAction {
 		}
 	case isWord(kw, "impl"):
 		name, at := rustTypeName(h[1:])
+		if name == "" { // impl { ...: nothing to name it by
+			at = kw
+		}
 		s := &Symbol{Kind: KindImpl, Name: name, Line: at.line, nameOff: at.off, Signature: joinTokens(sig)}
 		return braceAction{mode: braceDescend, sym: s, body: scope{kind: scopeMembers}}
 	case isWord(kw, "mod"):
