@@ -1,8 +1,13 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/zut-go/zut/provider"
@@ -115,3 +120,73 @@ func CapText(text string, maxLines, maxBytes int, hint string) (capped string, c
 	b.WriteString("]")
 	return b.String(), true
 }
+
+// FirstLine is the first line of s (trimmed), clipped to n runes, with " …"
+// when anything was left out: the usual body of a Preview.
+func FirstLine(s string, n int) string { return firstLine(s, n) }
+
+// StatError words an error from os.Stat or os.Open of abs for the model:
+// a missing file names similar files or the nearest existing parent.
+func (cfg Config) StatError(tool, abs string, err error) Result { return cfg.statError(tool, abs, err) }
+
+// WalkFiles calls visit with the absolute path of every regular file
+// under the directory root, in name order, skipping the .git directory,
+// symbolic links, and whatever the .gitignore, .ignore and .rgignore files
+// (of root, its subdirectories and its parents up to the repository top)
+// and .git/info/exclude ignore, as grep does. It stops when visit returns
+// an error (fs.SkipAll stops it quietly; fs.SkipDir skips the rest of the
+// current directory) or when ctx is done, and returns that error or
+// ctx.Err(). Unreadable directories are skipped.
+func WalkFiles(ctx context.Context, root string, visit func(path string) error) error {
+	err := walkFiles(ctx, root, parentIgnores(root), visit)
+	if err == fs.SkipAll || err == fs.SkipDir {
+		return nil
+	}
+	return err
+}
+
+func walkFiles(ctx context.Context, dir string, stack ignoreStack, visit func(string) error) error {
+	stack = append(stack[:len(stack):len(stack)], dirIgnores(dir)...)
+	entries, _ := os.ReadDir(dir) // sorted by name; unreadable: skipped
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		typ := e.Type()
+		if e.Name() == ".git" || typ&os.ModeSymlink != 0 || !e.IsDir() && !typ.IsRegular() {
+			continue
+		}
+		child := filepath.Join(dir, e.Name())
+		if stack.ignored(child, e.IsDir()) {
+			continue
+		}
+		var err error
+		if e.IsDir() {
+			err = walkFiles(ctx, child, stack, visit)
+		} else {
+			err = visit(child)
+		}
+		if err == fs.SkipDir {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetProcessGroup makes cmd, before it starts, the leader of a new process
+// group (on Unix), so that SignalGroup reaches its children too.
+func SetProcessGroup(cmd *exec.Cmd) { setProcessGroup(cmd) }
+
+// SignalGroup sends SIGTERM, or SIGKILL when kill is set, to the process
+// group of a started cmd made with SetProcessGroup. Where process groups
+// do not exist it kills the process itself.
+func SignalGroup(cmd *exec.Cmd, kill bool) { signalGroup(cmd, kill) }
+
+// GroupAlive reports whether any process of cmd's process group is alive.
+func GroupAlive(cmd *exec.Cmd) bool { return groupAlive(cmd) }
+
+// ExitSignal names the signal that ended a process ("SIGKILL"), or "".
+func ExitSignal(ps *os.ProcessState) string { return exitSignal(ps) }

@@ -1,7 +1,10 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
+	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +68,53 @@ func TestExportedArgs(t *testing.T) {
 				t.Errorf("Raw(l) = %s, Raw(missing) = %s", a.Raw("l"), a.Raw("missing"))
 			}
 		})
+	}
+}
+
+func TestWalkFiles(t *testing.T) {
+	cfg := testConfig(t)
+	writeFiles(t, cfg.CWD, map[string]string{
+		".gitignore":        "*.log\nbuild/\n!keep.log\n",
+		"a.go":              "",
+		"keep.log":          "",
+		"drop.log":          "",
+		"build/out.go":      "",
+		"sub/.gitignore":    "secret.go\n",
+		"sub/b.go":          "",
+		"sub/secret.go":     "",
+		".git/config":       "",
+		"z/deeper/c.go":     "",
+		"z/deeper/skip.txt": "",
+	})
+	tests := []struct {
+		name string
+		stop string // visit returns this for the file of that name
+		err  error
+		want []string
+	}{
+		{"all", "", nil, []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/b.go", "z/deeper/c.go", "z/deeper/skip.txt"}},
+		{"skip all", "sub/b.go", fs.SkipAll, []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/b.go"}},
+		{"skip dir", "z/deeper/c.go", fs.SkipDir, []string{".gitignore", "a.go", "keep.log", "sub/.gitignore", "sub/b.go", "z/deeper/c.go"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			err := WalkFiles(context.Background(), cfg.CWD, func(p string) error {
+				rel := cfg.Display(p)
+				got = append(got, rel)
+				if rel == tc.stop {
+					return tc.err
+				}
+				return nil
+			})
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Errorf("WalkFiles = %q, %v; want %q, nil", got, err, tc.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := WalkFiles(ctx, cfg.CWD, func(string) error { return nil }); err != context.Canceled {
+		t.Errorf("WalkFiles(cancelled) = %v, want %v", err, context.Canceled)
 	}
 }

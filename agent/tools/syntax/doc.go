@@ -1,0 +1,9 @@
+// Package syntax owns the ast tool: structural code search and outlines
+// without external tools. Go is parsed exactly with go/parser; Python,
+// JavaScript, TypeScript, Rust, C, C++ and Java are outlined by a
+// tokenizer that knows each language's declarations, nesting, strings and
+// comments, and whose results are marked approximate.
+//
+// The package is named syntax, not ast, so that it does not clash with
+// go/ast. The tool is safe for concurrent use.
+package syntax
