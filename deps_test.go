@@ -30,7 +30,8 @@ var importPolicy = map[string][]string{
 	"tui/interactive": {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
-	"agent/app": {"agent", "agent/session", "agent/skills", "agent/tools", "host", "proto", "provider"},
+	"agent/app": {"agent", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
+		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "proto", "provider"},
 
 	// The agent and what it runs.
 	"agent":         {"agent/session", "agent/tools", "provider"},
@@ -43,6 +44,9 @@ var importPolicy = map[string][]string{
 	"agent/tools/lsp/jsonrpc": {},
 	"agent/tools/web":         {"agent/tools", "agent/tools/web/html", "provider"},
 	"agent/tools/web/html":    {},
+	"agent/tools/syntax":      {"agent/tools", "provider"},
+	"agent/tools/python":      {"agent/tools", "provider"},
+	"agent/tools/worktree":    {"agent/tools", "provider"},
 
 	// The bot host: a runner that knows no chat service, the Telegram
 	// adapter, zut telegram, and the fake Bot API server of the tests.

@@ -85,6 +85,34 @@ func Digest(entries []Entry, files ...string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
+// ProjectConfigFiles are the project files, relative to the working
+// directory, that name programs to run besides the extension manifests:
+// the MCP servers and the language servers of the project.
+var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json")}
+
+// ProjectDigest is the Digest of the project entries with the project
+// configuration files of cwd that exist, which it also returns (as
+// ProjectConfigFiles names them). The app and zut ext compute trust with
+// it, so that they agree.
+func ProjectDigest(entries []Entry, cwd string) (digest string, files []string) {
+	var paths []string
+	for _, f := range ProjectConfigFiles {
+		p := filepath.Join(cwd, f)
+		if _, err := os.Lstat(p); err == nil {
+			paths = append(paths, p)
+			files = append(files, f)
+		}
+	}
+	return Digest(entries, paths...), files
+}
+
+// ProjectTrusted reports whether the store trusts the project of cwd with
+// these entries, as Config.TrustProject wants it.
+func ProjectTrusted(home, cwd string, entries []Entry) (bool, error) {
+	d, _ := ProjectDigest(entries, cwd)
+	return OpenTrust(home).Trusted(ProjectRoot(cwd), d)
+}
+
 // fileSum is the SHA-256 of a regular file's content, streamed, or the
 // error that kept it from being read.
 func fileSum(path string) string {

@@ -38,6 +38,11 @@ type App struct {
 	agent  *agent.Agent
 	ui     *uiSwitch // where extension chrome goes; the mode sets the target
 
+	settings    Settings
+	settingsErr error // why config.json could not be read as a whole
+	trust       Trust // what the project would run, and whether it may
+	toolset     toolset
+
 	mu        sync.Mutex // guards skills and tools, which a reload replaces
 	closeOnce sync.Once
 }
@@ -72,8 +77,18 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, fmt.Errorf("find the working directory: %w", err)
 	}
 	a.cwd = cwd
+	if err := checkToolNames(o.NoTools); err != nil {
+		return nil, err
+	}
+	a.settings, a.settingsErr = LoadSettings(a.home)
 
-	res, err := provider.Resolve(ctx, a.ProviderOptions())
+	popts := a.ProviderOptions()
+	if l, err := a.settings.Limits(); err != nil {
+		fmt.Fprintf(e.Stderr, "zut: warning: %v\n", err)
+	} else {
+		popts.Limits = l
+	}
+	res, err := provider.Resolve(ctx, popts)
 	if err != nil {
 		if !f.StartWithoutModel {
 			return nil, err
@@ -81,6 +96,16 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		a.modelErr = err
 	} else {
 		a.resolved = res
+		if res.AuthErr != nil {
+			fmt.Fprintf(e.Stderr, "zut: warning: %v\n", res.AuthErr)
+		}
+		if res.Keyless != "" {
+			fmt.Fprintf(e.Stderr, "zut: warning: %s\n", res.Keyless)
+		}
+	}
+	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
+	if !a.trust.Trusted && !f.Interactive {
+		fmt.Fprintf(e.Stderr, "zut: %s\n", a.trust.untrustedNote())
 	}
 
 	if err := a.openSession(); err != nil {
@@ -105,7 +130,8 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if !o.NoSkills {
 		a.skills = skills.Discover(skills.Options{CWD: cwd, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
 	}
-	a.tools = tools.Builtins(tools.Config{CWD: cwd, Home: e.Getenv("HOME"), Skills: a.skills})
+	a.tools = a.buildTools(a.skills)
+	tools.CleanOutput(filepath.Join(a.home, "tmp"), "", time.Now())
 
 	system, err := a.systemPrompt()
 	if err != nil {
@@ -244,6 +270,8 @@ func (a *App) hostConfig() host.Config {
 		Builtins:        tools.Reserved[:],
 		BuiltinCommands: builtinNames(),
 		Callbacks:       a.ui.callbacks(),
+		Env:             a.childEnv(),
+		TrustProject:    func([]host.Entry) bool { return a.trust.Trusted },
 	}
 	if a.resolved != nil {
 		cfg.Provider = a.resolved.Provider.Name
@@ -309,6 +337,7 @@ func (a *App) Close() {
 			a.host.Close(ctx)
 			cancel()
 		}
+		a.closeTools()
 		if a.sess != nil {
 			a.closeSession(a.sess)
 		}
@@ -321,6 +350,8 @@ func (a *App) Close() {
 func (a *App) closeSession(s *session.Session) {
 	empty := s.Path() != "" && s.Len() == 0 && s.Path() != a.opts.SessionPath
 	path := s.Path()
+	// The bash tool's saved outputs of the session go with it.
+	tools.CleanOutput(filepath.Join(a.home, "tmp"), s.ID(), time.Now())
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: close session: %v\n", err)
 		return

@@ -63,6 +63,15 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.AppendSystemPrompt, "append-system-prompt", "", "append to the system prompt (text or @file)")
 	fs.BoolVar(&o.NoContextFiles, "no-context-files", false, "do not read AGENTS.md / CLAUDE.md")
 	fs.BoolVar(&o.NoSkills, "no-skills", false, "do not offer skills")
+	fs.Func("no-tools", "do not offer these built-in tools (comma-separated, repeatable)", func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				o.NoTools = append(o.NoTools, n)
+			}
+		}
+		return nil
+	})
+	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")

@@ -11,7 +11,6 @@ import (
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/agent/skills"
-	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/provider"
 )
@@ -209,7 +208,7 @@ func (a *App) Reload(ctx context.Context) ([]host.Report, error) {
 	if !a.opts.NoSkills {
 		idx = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
 	}
-	ts := tools.Builtins(tools.Config{CWD: a.cwd, Home: a.env.Getenv("HOME"), Skills: idx})
+	ts := a.buildTools(idx)
 	a.mu.Lock()
 	a.skills, a.tools = idx, ts
 	a.mu.Unlock()

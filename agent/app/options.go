@@ -24,6 +24,8 @@ type Options struct {
 	AppendSystemPrompt string
 	NoContextFiles     bool
 	NoSkills           bool
+	NoTools            []string // built-in tools not offered (--no-tools)
+	Trust              bool     // run the project's own code this once (--trust)
 	Yolo               bool
 	NoYolo             bool
 	MaxSteps           int

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // SettingsFile is the name of the settings file under $ZUT_HOME.
@@ -39,7 +41,29 @@ type Settings struct {
 	PasteLines, PasteChars int
 	// HistorySize is the number of prompts kept in history.jsonl.
 	HistorySize int
+
+	// DisabledTools are tools never offered to the model
+	// ("disabled_tools": ["web_search", "python"]); --no-tools adds to them.
+	DisabledTools []string
+	// PassKeys lets provider API keys through to bash, python and
+	// extensions ("pass_keys"; ZUT_PASS_KEYS=1 does the same).
+	PassKeys bool
+	// WebAllowPrivate lets the web tools open loopback and private
+	// addresses ("web": {"allow_private": true}; ZUT_WEB_ALLOW_PRIVATE=1).
+	WebAllowPrivate bool
+	// LSPDiagnostics appends a running language server's diagnostics to
+	// edit and write results ("lsp": {"diagnostics_after_edit": false}
+	// turns it off).
+	LSPDiagnostics bool
+
+	// raw holds the file's members by name, for the settings read where
+	// they are used (the network limits, options).
+	raw map[string]json.RawMessage
 }
+
+// Raw returns the value of a top-level member of config.json, nil when it
+// is absent.
+func (s Settings) Raw(name string) json.RawMessage { return s.raw[name] }
 
 // DefaultSettings are the settings of a fresh $ZUT_HOME.
 func DefaultSettings() Settings {
@@ -51,6 +75,7 @@ func DefaultSettings() Settings {
 		PasteLines:     10,
 		PasteChars:     1000,
 		HistorySize:    1000,
+		LSPDiagnostics: true,
 	}
 }
 
@@ -65,6 +90,14 @@ type settingsJSON struct {
 	PasteLines     *int     `json:"paste_lines,omitempty"`
 	PasteChars     *int     `json:"paste_chars,omitempty"`
 	HistorySize    *int     `json:"history_size,omitempty"`
+	DisabledTools  []string `json:"disabled_tools,omitempty"`
+	PassKeys       *bool    `json:"pass_keys,omitempty"`
+	Web            *struct {
+		AllowPrivate *bool `json:"allow_private"`
+	} `json:"web,omitempty"`
+	LSP *struct {
+		DiagnosticsAfterEdit *bool `json:"diagnostics_after_edit"`
+	} `json:"lsp,omitempty"`
 }
 
 // LoadSettings reads $ZUT_HOME/config.json. A missing file gives the
@@ -74,7 +107,7 @@ type settingsJSON struct {
 func LoadSettings(home string) (Settings, error) {
 	s := DefaultSettings()
 	path := filepath.Join(home, SettingsFile)
-	data, err := os.ReadFile(path)
+	data, err := provider.ReadRegular(path, provider.MaxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -105,6 +138,21 @@ func LoadSettings(home string) (Settings, error) {
 	field("paste_lines", &f.PasteLines)
 	field("paste_chars", &f.PasteChars)
 	field("history_size", &f.HistorySize)
+	field("disabled_tools", &f.DisabledTools)
+	field("pass_keys", &f.PassKeys)
+	field("web", &f.Web)
+	field("lsp", &f.LSP)
+	s.raw = raw
+	s.DisabledTools = f.DisabledTools
+	if f.PassKeys != nil {
+		s.PassKeys = *f.PassKeys
+	}
+	if f.Web != nil && f.Web.AllowPrivate != nil {
+		s.WebAllowPrivate = *f.Web.AllowPrivate
+	}
+	if f.LSP != nil && f.LSP.DiagnosticsAfterEdit != nil {
+		s.LSPDiagnostics = *f.LSP.DiagnosticsAfterEdit
+	}
 	if f.Theme != nil && *f.Theme != "" {
 		s.Theme = *f.Theme
 	}
@@ -170,7 +218,7 @@ func kindName(dst any) string {
 func SaveSettings(home string, s Settings) error {
 	path := filepath.Join(home, SettingsFile)
 	raw := map[string]json.RawMessage{}
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := provider.ReadRegular(path, provider.MaxConfigFile); err == nil {
 		if err := json.Unmarshal(data, &raw); err != nil {
 			return fmt.Errorf("save settings %s: the file is not a JSON object (%v); fix or delete it", path, err)
 		}
@@ -203,22 +251,41 @@ func SaveSettings(home string, s Settings) error {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	data = append(data, '\n')
-	if err := os.MkdirAll(home, 0o755); err != nil {
+	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	tmp, err := os.CreateTemp(home, ".config-*.json")
-	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save settings %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	// WriteFile replaces the file atomically, follows a link only the user
+	// made, and never swaps a link for a regular file.
+	if err := provider.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("save settings %s: %w", path, err)
 	}
 	return nil
+}
+
+// Limits are the network bounds of config.json (first_byte_timeout,
+// idle_timeout, ... see provider.LimitSettings), as strings ("90s",
+// "64 MiB", "off") or numbers (seconds, bytes). A malformed value is an
+// error naming the member; the environment variables of the same bounds
+// win over the file.
+func (s Settings) Limits() (provider.Limits, error) {
+	byEnv := map[string]string{}
+	for _, l := range provider.LimitSettings {
+		raw := s.raw[l.Key]
+		if len(raw) == 0 {
+			continue
+		}
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			v = strings.TrimSpace(string(raw))
+		}
+		byEnv[l.Env] = v
+	}
+	lim, err := provider.LimitsFromEnv(func(name string) string { return byEnv[name] })
+	if err != nil {
+		for _, l := range provider.LimitSettings {
+			err = errors.New(strings.Replace(err.Error(), l.Env+"=", "config.json "+l.Key+"=", 1))
+		}
+		return provider.Limits{}, fmt.Errorf("settings: %v; the default is used", err)
+	}
+	return lim, nil
 }

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestLoadSettings(t *testing.T) {
@@ -25,7 +27,11 @@ func TestLoadSettings(t *testing.T) {
 		{"missing", "", def, ""},
 		{"empty object", `{}`, def, ""},
 		{"all", `{"theme": "light", "terminal_alerts": false, "auto_compact": 0.7, "model": "openai/gpt-5", "reasoning": "high", "thinking": "full", "paste_lines": 20, "paste_chars": 500, "history_size": 50}`,
-			Settings{Theme: "light", TerminalAlerts: false, AutoCompact: 0.7, Model: "openai/gpt-5", Reasoning: "high", Thinking: "full", PasteLines: 20, PasteChars: 500, HistorySize: 50}, ""},
+			Settings{Theme: "light", TerminalAlerts: false, AutoCompact: 0.7, Model: "openai/gpt-5", Reasoning: "high", Thinking: "full", PasteLines: 20, PasteChars: 500, HistorySize: 50, LSPDiagnostics: true}, ""},
+		{"tools and network", `{"disabled_tools": ["python", "web_search"], "pass_keys": true, "web": {"allow_private": true}, "lsp": {"diagnostics_after_edit": false}}`,
+			with(func(s *Settings) {
+				s.DisabledTools, s.PassKeys, s.WebAllowPrivate, s.LSPDiagnostics = []string{"python", "web_search"}, true, true, false
+			}), ""},
 		{"percent", `{"auto_compact": 80}`, with(func(s *Settings) { s.AutoCompact = 0.8 }), ""},
 		{"off", `{"auto_compact": 0}`, with(func(s *Settings) { s.AutoCompact = 0 }), ""},
 		{"unknown members kept out", `{"options": {"x": 1}, "theme": "dark"}`, with(func(s *Settings) { s.Theme = "dark" }), ""},
@@ -44,6 +50,7 @@ func TestLoadSettings(t *testing.T) {
 			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Fatalf("loadSettings(%s) error = %v, want %q", tc.file, err, tc.wantErr)
 			}
+			got.raw = nil
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("loadSettings(%s) = %+v, want %+v", tc.file, got, tc.want)
 			}
@@ -65,6 +72,7 @@ func TestSaveSettings(t *testing.T) {
 		t.Fatalf("saveSettings = %v", err)
 	}
 	got, err := LoadSettings(home)
+	got.raw = nil
 	if err != nil || !reflect.DeepEqual(got, s) {
 		t.Errorf("loadSettings after saveSettings = %+v, %v; want %+v", got, err, s)
 	}
@@ -117,8 +125,55 @@ func FuzzLoadSettings(f *testing.F) {
 			t.Fatalf("saveSettings after a clean load: %v", err)
 		}
 		again, err := LoadSettings(home)
+		again.raw, s.raw = nil, nil // the file's members, as written
 		if err != nil || !reflect.DeepEqual(again, s) {
 			t.Fatalf("round trip of %q: %+v, %v; want %+v", data, again, err, s)
+		}
+	})
+}
+
+// TestSettingsFilesAreSafe: config.json is read as a regular file only,
+// and saving it writes 0600 through a link the user made, never
+// replacing the link.
+func TestSettingsFilesAreSafe(t *testing.T) {
+	t.Run("fifo", func(t *testing.T) {
+		home := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(home, SettingsFile), 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := LoadSettings(home); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("LoadSettings with a FIFO = %v, want a not-a-regular-file error", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("LoadSettings hung on a FIFO")
+		}
+	})
+	t.Run("link", func(t *testing.T) {
+		home, elsewhere := t.TempDir(), t.TempDir()
+		target := filepath.Join(elsewhere, "zut-config.json")
+		os.WriteFile(target, []byte(`{"theme":"dark"}`), 0o600)
+		link := filepath.Join(home, SettingsFile)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		s, err := LoadSettings(home)
+		if err != nil || s.Theme != "dark" {
+			t.Fatalf("LoadSettings through a link = %+v, %v", s, err)
+		}
+		s.Theme = "light"
+		if err := SaveSettings(home, s); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v, %v", fi.Mode(), err)
+		}
+		b, _ := os.ReadFile(target)
+		if !strings.Contains(string(b), `"light"`) {
+			t.Errorf("the target holds %s, want the saved theme", b)
 		}
 	})
 }

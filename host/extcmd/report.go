@@ -24,7 +24,12 @@ func runExtList(e *Env, args []string) error {
 		return usagef("zut ext list takes no operands, got %q", operands)
 	}
 	var reports []host.Report
-	for _, en := range host.Discover(e.Home, workDir(), nil) {
+	entries := host.Discover(e.Home, workDir(), nil)
+	host.ApplyTrust(entries, func(p []host.Entry) bool {
+		ok, _ := host.ProjectTrusted(e.Home, workDir(), p)
+		return ok
+	})
+	for _, en := range entries {
 		reports = append(reports, entryReport(e, en))
 	}
 	if *asJSON {
@@ -75,6 +80,11 @@ func runExtDoctor(ctx context.Context, e *Env, args []string) error {
 	}
 	reports, err := host.Doctor(ctx, host.Config{
 		Home: e.Home, CWD: workDir(), ExtDirs: dirs, ZutVersion: e.Version,
+		// doctor runs no code of a folder the user has not trusted.
+		TrustProject: func(p []host.Entry) bool {
+			ok, _ := host.ProjectTrusted(e.Home, workDir(), p)
+			return ok
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)

@@ -609,3 +609,76 @@ func TestUIExtensionCommandReloads(t *testing.T) {
 		t.Errorf("the extension was reported stopped:\n%s", s)
 	}
 }
+
+// greeter is a minimal raw Python extension with one command.
+const greeter = `#!/usr/bin/env python3
+import json, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "greeter", "capabilities": ["commands"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "register_command", "name": "greet", "description": "greet"})
+        emit({"type": "ready"})
+    elif m["type"] == "command_invoked":
+        emit({"type": "command_response", "id": m["id"], "action": "display", "display": "hello from the project"})
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUITrustProject: a project extension does not run until the user
+// trusts the folder; the answer is remembered.
+func TestUITrustProject(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the project extension is a Python extension")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "proj", ".zut", "extensions", "greeter")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "greet.py"), []byte(greeter), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"greeter","exec":"./greet.py"}`), 0o644)
+	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
+	h.waitText("Trust this folder?")
+	if s := h.screen(false); !strings.Contains(s, "greeter (./greet.py)") {
+		t.Errorf("the question does not name the extension:\n%s", s)
+	}
+	h.send("\r") // Trust this folder
+	h.waitText("extensions reloaded: 1 loaded")
+	h.idle()
+	h.typeText("/greet")
+	h.send("\r")
+	h.waitText("hello from the project")
+	b, err := os.ReadFile(filepath.Join(base, "zuthome", "trust.json"))
+	if err != nil || !strings.Contains(string(b), filepath.Join(base, "proj")) {
+		t.Errorf("trust.json = %s, %v; want the project root", b, err)
+	}
+	h.stop()
+
+	// The next start remembers the answer: no question, the extension runs.
+	h = startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
+	h.idle()
+	h.typeText("/greet")
+	h.send("\r")
+	h.waitText("hello from the project")
+	if s := h.screen(true); strings.Contains(s, "Trust this folder?") {
+		t.Errorf("asked again:\n%s", s)
+	}
+}
+
+// TestUITrustProjectNotNow: "Not now" keeps the project extension off.
+func TestUITrustProjectNotNow(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "proj", ".zut", "extensions", "greeter")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "greet.py"), []byte(greeter), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"greeter","exec":"./greet.py"}`), 0o644)
+	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
+	h.waitText("Trust this folder?")
+	h.send("\x1b[B\r") // down, Not now
+	h.waitText("stay off")
+	h.idle()
+	h.typeText("/greet")
+	h.send("\r")
+	h.waitText("unknown command /greet")
+}

@@ -1,0 +1,203 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zut-go/zut/agent/skills"
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/agent/tools/lsp"
+	"github.com/zut-go/zut/agent/tools/python"
+	"github.com/zut-go/zut/agent/tools/syntax"
+	"github.com/zut-go/zut/agent/tools/web"
+	"github.com/zut-go/zut/agent/tools/worktree"
+	"github.com/zut-go/zut/provider"
+)
+
+// toolset is every built-in tool of one run: the six of package tools
+// (read, write, edit, bash, grep, skill), then python, ast, worktree, lsp
+// and the web tools. The tools that hold state (the python interpreter,
+// the language servers, the web pages opened) live as long as the app;
+// a reload rebuilds only the stateless ones. Tools switched off with
+// --no-tools or the disabled_tools setting are left out of the list.
+type toolset struct {
+	py  *python.Tool
+	lsp *lsp.Manager
+	web *web.Web
+}
+
+// ToolNames are the built-in tools --no-tools and disabled_tools may
+// name, in the order they are offered.
+var ToolNames = []string{
+	"read", "write", "edit", "bash", "grep", "skill",
+	"python", "ast", "worktree", "lsp",
+	"web_search", "web_open", "web_find", "web_click",
+}
+
+// toolConfig is the configuration of the file and shell tools: the bash
+// tool's saved output goes to $ZUT_HOME/tmp, named after the session, and
+// the environment of commands withholds provider keys unless the user
+// lets them through.
+func (a *App) toolConfig(idx *skills.Index) tools.Config {
+	cfg := tools.Config{
+		CWD: a.cwd, Home: a.env.Getenv("HOME"), Skills: idx,
+		TempDir: filepath.Join(a.home, "tmp"),
+		Env:     a.childEnv(),
+	}
+	if a.sess != nil {
+		cfg.SessionID = a.sess.ID()
+	}
+	return cfg.WithDefaults()
+}
+
+// childEnv is the environment of the processes zut starts for tools and
+// extensions: the process's own, without provider credentials unless
+// pass_keys or ZUT_PASS_KEYS lets them through (provider.ChildEnv).
+func (a *App) childEnv() []string {
+	env := os.Environ()
+	if a.settings.PassKeys {
+		return env
+	}
+	var keys []string
+	if a.resolved != nil {
+		keys = a.resolved.Provider.KeyEnv
+	}
+	out, _ := provider.ChildEnv(env, keys...)
+	return out
+}
+
+// disabledTools are the names switched off for this run.
+func (a *App) disabledTools() []string {
+	return append(append([]string(nil), a.settings.DisabledTools...), a.opts.NoTools...)
+}
+
+// checkToolNames fails on a --no-tools name that is no built-in tool.
+func checkToolNames(names []string) error {
+	for _, n := range names {
+		if !slices.Contains(ToolNames, n) {
+			return Usagef("--no-tools %s: no such tool; the built-in tools are %s", n, strings.Join(ToolNames, ", "))
+		}
+	}
+	return nil
+}
+
+// buildTools returns the tools offered to the model, creating the
+// stateful ones on the first call.
+func (a *App) buildTools(idx *skills.Index) []tools.Tool {
+	cfg := a.toolConfig(idx)
+	ts := &a.toolset
+	if ts.py == nil {
+		ts.py = python.New(cfg, python.Config{Env: cfg.Env})
+	}
+	if ts.lsp == nil {
+		ts.lsp = lsp.NewManager(lsp.Config{
+			CWD: a.cwd, Home: cfg.Home, ZutHome: a.home,
+			TrustProject:         a.projectTrusted(),
+			LogDir:               filepath.Join(a.home, "logs"),
+			DiagnosticsAfterEdit: a.settings.LSPDiagnostics,
+			Apply:                lsp.WriteEdits,
+			Env:                  cfg.Env,
+		})
+	}
+	if ts.web == nil {
+		wc := web.ConfigFromEnv(a.env.Getenv)
+		wc.Version = Version
+		wc.AllowPrivate = wc.AllowPrivate || a.settings.WebAllowPrivate
+		ts.web = web.New(wc)
+	}
+	all := tools.Builtins(cfg)
+	for i, t := range all {
+		if n := t.Definition().Name; n == "edit" || n == "write" {
+			all[i] = &diagnosed{Tool: t, lsp: ts.lsp, cwd: a.cwd}
+		}
+	}
+	all = append(all, ts.py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), ts.lsp.Tool())
+	all = append(all, ts.web.Tools()...)
+	off := a.disabledTools()
+	return slices.DeleteFunc(all, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
+}
+
+// closeTools stops the interpreter and the language servers and closes
+// the web connections.
+func (a *App) closeTools() {
+	ts := &a.toolset
+	if ts.py != nil {
+		ts.py.Close()
+	}
+	a.closeLSP()
+	if ts.web != nil {
+		ts.web.Close()
+	}
+}
+
+// closeLSP stops the language servers; the next buildTools starts a new
+// manager.
+func (a *App) closeLSP() {
+	if m := a.toolset.lsp; m != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		m.Close(ctx)
+		cancel()
+		a.toolset.lsp = nil
+	}
+}
+
+// diagnosed is the edit or write tool followed by the diagnostics a
+// language server reports for the file it changed.
+type diagnosed struct {
+	tools.Tool
+	lsp *lsp.Manager
+	cwd string
+}
+
+func (d *diagnosed) Run(ctx context.Context, args json.RawMessage, progress func(string)) tools.Result {
+	r := d.Tool.Run(ctx, args, progress)
+	if r.IsError || len(r.Details) == 0 {
+		return r
+	}
+	var fc tools.FileChange
+	if json.Unmarshal(r.Details, &fc) != nil || fc.Path == "" {
+		return r
+	}
+	path := fc.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(d.cwd, path)
+	}
+	if text := d.lsp.DiagnosticsAfterWrite(ctx, path); text != "" {
+		r.Content = append(r.Content, provider.TextBlock(text))
+	}
+	return r
+}
+
+// Preview and Mutates pass through to the tool.
+func (d *diagnosed) Preview(args json.RawMessage) string {
+	if p, ok := d.Tool.(tools.Previewer); ok {
+		return p.Preview(args)
+	}
+	return ""
+}
+
+func (d *diagnosed) Mutates(args json.RawMessage) bool {
+	m, ok := d.Tool.(tools.Mutator)
+	return !ok || m.Mutates(args)
+}
+
+// ToolPreview is the one-line summary of a call of a built-in tool, as
+// the confirmation dialog shows it ("" for other tools).
+func (a *App) ToolPreview(name string, args json.RawMessage) string {
+	a.mu.Lock()
+	ts := a.tools
+	a.mu.Unlock()
+	for _, t := range ts {
+		if t.Definition().Name == name {
+			if p, ok := t.(tools.Previewer); ok {
+				return p.Preview(args)
+			}
+		}
+	}
+	return ""
+}

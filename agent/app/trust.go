@@ -1,0 +1,103 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/zut-go/zut/host"
+)
+
+// Code that comes with a repository runs only once the user trusts the
+// repository: the project extensions (./.zut/extensions), the project's
+// MCP servers (.mcp.json) and language servers (.zut/lsp.json). One
+// answer covers them all; it is kept in $ZUT_HOME/trust.json under the
+// repository root with a digest of what was trusted, so a changed
+// manifest or configuration asks again. --ext directories and global
+// extensions are the user's own choice and always run.
+
+// Trust is what the project asks to run and whether it may.
+type Trust struct {
+	// Root is the repository root the answer is kept under.
+	Root string
+	// Digest sums the manifests and files below.
+	Digest string
+	// Extensions are the project extensions, as "name (exec)".
+	Extensions []string
+	// Files are the project configuration files that exist.
+	Files []string
+	// Trusted says they may run: the user trusted this digest before, or
+	// passed --trust.
+	Trusted bool
+	// StoreErr is why the trust store could not be read (it trusts
+	// nothing then).
+	StoreErr error
+}
+
+// Empty reports whether the project has nothing that needs trust.
+func (t Trust) Empty() bool { return len(t.Extensions) == 0 && len(t.Files) == 0 }
+
+// Summary lists what would run, for a question or a note: "extensions:
+// guard (./guard), todo (node index.js); .mcp.json".
+func (t Trust) Summary() string {
+	var parts []string
+	if len(t.Extensions) > 0 {
+		parts = append(parts, "extensions: "+strings.Join(t.Extensions, ", "))
+	}
+	parts = append(parts, t.Files...)
+	return strings.Join(parts, "; ")
+}
+
+// projectTrust looks at what the project in cwd would run.
+func projectTrust(home, cwd string, exts []string, flag bool) Trust {
+	t := Trust{Root: host.ProjectRoot(cwd)}
+	var project []host.Entry
+	for _, e := range host.Discover(home, cwd, exts) {
+		if e.Scope != host.ScopeProject {
+			continue
+		}
+		project = append(project, e)
+		name, exec := filepath.Base(e.Dir), ""
+		if e.Manifest != nil {
+			name = e.Manifest.Name
+			exec = strings.Join(append([]string{e.Manifest.Exec}, e.Manifest.Args...), " ")
+		}
+		if exec != "" {
+			name += " (" + exec + ")"
+		}
+		t.Extensions = append(t.Extensions, name)
+	}
+	t.Digest, t.Files = host.ProjectDigest(project, cwd)
+	t.Trusted = flag || t.Empty()
+	if !t.Trusted {
+		ok, err := host.OpenTrust(home).Trusted(t.Root, t.Digest)
+		t.Trusted, t.StoreErr = ok, err
+	}
+	return t
+}
+
+// ProjectTrust is what the project would run and whether it may.
+func (a *App) ProjectTrust() Trust { return a.trust }
+
+// projectTrusted reports whether project code may run.
+func (a *App) projectTrusted() bool { return a.trust.Trusted }
+
+// TrustProject records the user's trust in the project and starts what
+// it holds: the extensions are loaded again, with the project's ones.
+func (a *App) TrustProject() error {
+	if err := host.OpenTrust(a.home).Allow(a.trust.Root, a.trust.Digest); err != nil {
+		return fmt.Errorf("trust %s: %w", a.trust.Root, err)
+	}
+	a.trust.Trusted = true
+	// The language servers of .zut/lsp.json start with the next tools.
+	if ts := &a.toolset; ts.lsp != nil {
+		a.closeLSP()
+	}
+	return nil
+}
+
+// untrustedNote is the line print, JSON and RPC modes show when they skip
+// project code.
+func (t Trust) untrustedNote() string {
+	return fmt.Sprintf("this folder's %s will not run: it is not trusted; pass --trust to run it once, or trust it in the interactive UI", t.Summary())
+}
