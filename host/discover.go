@@ -138,6 +138,11 @@ func shadow(entries []Entry) {
 	}
 }
 
+// RunsCode reports whether the entry names a program to run: a theme-only
+// extension, or one whose manifest is broken, runs nothing and needs no
+// trust.
+func (e Entry) RunsCode() bool { return e.Manifest != nil && e.Manifest.Exec != "" }
+
 // ApplyTrust (used by Start and Reload, and by `zut ext list` to show
 // the same statuses) asks trust about the project entries (all at once, as the
 // trust store keys them by one digest) and marks them Untrusted when it
@@ -148,7 +153,7 @@ func ApplyTrust(entries []Entry, trust func([]Entry) bool) {
 	}
 	var project []Entry
 	for _, e := range entries {
-		if e.Scope == ScopeProject {
+		if e.Scope == ScopeProject && e.RunsCode() {
 			project = append(project, e)
 		}
 	}
@@ -156,7 +161,7 @@ func ApplyTrust(entries []Entry, trust func([]Entry) bool) {
 		return
 	}
 	for i := range entries {
-		if entries[i].Scope == ScopeProject {
+		if entries[i].Scope == ScopeProject && entries[i].RunsCode() {
 			entries[i].Untrusted = true
 		}
 	}

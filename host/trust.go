@@ -65,7 +65,7 @@ func Digest(entries []Entry, files ...string) string {
 	type part struct{ key, sum string }
 	var parts []part
 	for _, e := range entries {
-		if e.Scope != ScopeProject {
+		if e.Scope != ScopeProject || !e.RunsCode() {
 			continue
 		}
 		name := filepath.Base(e.Dir)

@@ -53,7 +53,7 @@ func projectTrust(home, cwd string, exts []string, flag bool) Trust {
 	t := Trust{Root: host.ProjectRoot(cwd)}
 	var project []host.Entry
 	for _, e := range host.Discover(home, cwd, exts) {
-		if e.Scope != host.ScopeProject {
+		if e.Scope != host.ScopeProject || !e.RunsCode() {
 			continue
 		}
 		project = append(project, e)
