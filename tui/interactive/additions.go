@@ -395,6 +395,59 @@ func (u *ui) toolLook(id, name string, result *string, isError bool) {
 	})
 }
 
+// toolHeader sets the header of call id once its arguments are complete:
+// an extension renderer's header (render_tool without a result, Kit's
+// RenderHeader), else the tool's own one-line preview for the tools the
+// chat view has no summary of. The header then shows while the call
+// runs, in the confirmation dialog and after the result.
+func (u *ui) toolHeader(id, name string, args json.RawMessage) {
+	if u.app == nil {
+		return
+	}
+	if h := u.app.Host(); h != nil {
+		if r, ok := h.ToolRenderer(name); ok && r.RenderHeader {
+			req := proto.RenderTool{ToolName: name, Args: args, Width: u.width}
+			u.goJob(func() {
+				ctx, cancel := context.WithTimeout(u.ctx, renderTimeout)
+				defer cancel()
+				resp, err := h.RenderTool(ctx, req)
+				if err != nil || strings.TrimSpace(resp.Header) == "" {
+					return
+				}
+				u.inbox.post(func(u *ui) { u.setHeader(id, resp.Header) })
+			})
+			return
+		}
+	}
+	if !classicTools[name] {
+		if p := u.app.ToolPreview(name, args); p != "" {
+			if !strings.HasPrefix(p, name) {
+				p = name + " " + p
+			}
+			u.setHeader(id, p)
+		}
+	}
+}
+
+// classicTools are the tools whose arguments the chat view summarises
+// itself.
+var classicTools = map[string]bool{"bash": true, "read": true, "edit": true, "write": true, "grep": true, "skill": true}
+
+// setHeader keeps and shows the header of call id.
+func (u *ui) setHeader(id, header string) {
+	if u.headers == nil {
+		u.headers = map[string]string{}
+	}
+	u.headers[id] = header
+	u.chat.SetToolLook(id, tui.ToolLook{Header: header})
+	for _, o := range u.ovs {
+		if c, ok := o.(*confirmOverlay); ok && c.id == id {
+			c.Preview = header
+		}
+	}
+	u.dirty = true
+}
+
 // ReloadExtensions runs /reload-ext on the UI loop (app.reload_extensions).
 func (b uiBridge) ReloadExtensions(ext string) bool {
 	b.post(func(u *ui) {

@@ -1,6 +1,7 @@
 package interactive
 
 import (
+	"github.com/zut-go/zut/agent/app"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -64,6 +65,9 @@ func (u *ui) onEvent(ev agent.Event) {
 			u.toolArgs = map[string]json.RawMessage{}
 		}
 		u.toolArgs[ev.ID] = ev.Args
+		// The arguments are complete: the header can show them as the
+		// tool or its extension's renderer describes a call.
+		u.toolHeader(ev.ID, ev.Name, ev.Args)
 	case agent.ToolExecutionStarted:
 		u.chat.ToolRunning(ev.ID, now)
 	case agent.ToolProgress:
@@ -71,7 +75,11 @@ func (u *ui) onEvent(ev agent.Event) {
 	case agent.ToolResult:
 		text := blocksText(ev.Content)
 		u.chat.ToolDone(ev.ID, ev.Name, text, ev.IsError, toolDiff(ev), now)
+		if body := app.ToolSummary(ev.Name, ev.Details); body != "" && !ev.IsError {
+			u.chat.SetToolLook(ev.ID, tui.ToolLook{Header: u.headers[ev.ID], Body: body})
+		}
 		u.toolLook(ev.ID, ev.Name, &text, ev.IsError)
+		delete(u.headers, ev.ID)
 		delete(u.toolArgs, ev.ID)
 	case agent.AssistantMessage:
 		text := blocksText(ev.Content)

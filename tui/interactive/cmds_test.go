@@ -682,3 +682,67 @@ func TestUITrustProjectNotNow(t *testing.T) {
 	h.send("\r")
 	h.waitText("unknown command /greet")
 }
+
+// headerRenderer is a raw Python extension that renders the header of
+// bash calls (render_header), from the arguments alone.
+const headerRenderer = `#!/usr/bin/env python3
+import json, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "looks", "capabilities": ["ui2"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "register_tool_renderer", "tool_name": "bash", "render_header": True})
+        emit({"type": "ready"})
+    elif m["type"] == "render_tool":
+        emit({"type": "render_tool_response", "id": m["id"], "header": "RUN " + m["args"].get("command", "")})
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUIRendererHeaderBeforeResult: a renderer's header shows as soon as
+// the arguments are complete, in the confirmation dialog too, not only
+// once the call has finished.
+func TestUIRendererHeaderBeforeResult(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the renderer is a Python extension")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "looks")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "looks.py"), []byte(headerRenderer), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"looks","exec":"./looks.py"}`), 0o644)
+	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base, args: []string{"-e", dir},
+		replies: []providertest.Reply{
+			{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: `{"command":"echo hi"}`}}},
+			{Text: "done"},
+		}})
+	h.idle()
+	h.typeText("run it")
+	h.send("\r")
+	h.waitFor("the confirmation with the rendered header", func(s string) bool {
+		return strings.Contains(s, "RUN echo hi") && strings.Contains(s, "Allow")
+	})
+}
+
+// TestUIToolSummaries: the built-in tools beyond the first six show a
+// compact view of their result: ast an outline.
+func TestUIToolSummaries(t *testing.T) {
+	h := startUI(t, uiOptions{width: 80, height: 24, args: []string{"--yolo"}, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "call_1", Name: "ast", Args: `{"action":"outline","path":"main.go"}`}}},
+		{Text: "It has two functions."},
+	}, setup: func(h *uiHarness) {
+		os.WriteFile(filepath.Join(h.home, "proj", "main.go"), []byte("package main\n\nfunc main() {}\n\nfunc helper(n int) int { return n }\n"), 0o644)
+	}})
+	h.idle()
+	h.typeText("outline main.go")
+	h.send("\r")
+	h.waitText("two functions")
+	s := h.screen(true)
+	for _, want := range []string{"✓ ast outline in main.go", "func main  main.go:3", "func helper  main.go:5"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}

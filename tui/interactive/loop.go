@@ -111,6 +111,8 @@ type ui struct {
 	// them (reloadAfter), so that no command loses its answer.
 	extCommands int
 	reloadAfter bool
+	// headers are the headers of calls, from their arguments (toolHeader).
+	headers map[string]string
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState

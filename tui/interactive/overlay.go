@@ -67,7 +67,11 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 		reply <- agent.ConfirmAnswer{Reason: "zut is exiting"}
 		return
 	}
-	u.openOverlay(&confirmOverlay{Confirm: &tui.Confirm{Tool: req.Name, Preview: req.Preview}, id: req.ToolID, reply: reply})
+	preview := req.Preview
+	if h := u.headers[req.ToolID]; h != "" {
+		preview = h // an extension renderer's header, or the tool's own
+	}
+	u.openOverlay(&confirmOverlay{Confirm: &tui.Confirm{Tool: req.Name, Preview: preview}, id: req.ToolID, reply: reply})
 	u.alert("confirm")
 }
 
