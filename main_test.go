@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mime"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -41,6 +45,9 @@ import (
 //	newest VAR GLOB          set VAR to the newest file matching GLOB
 //	field VAR FILE RE KEY    set VAR to the string KEY of the first JSON line
 //	                         of FILE (glob: newest) matching RE
+//	need PROG                skip the script unless PROG is on the PATH
+//	serve DIR                serve DIR's files over HTTP on loopback; $SERVER is its
+//	                         URL, also in the files served and in model replies
 //	sleep DURATION           wait (for processes that must notice something)
 //
 // Arguments are split on spaces; single quotes group; $VAR expands.
@@ -302,6 +309,17 @@ func (s *script) command(neg bool, name string, args []string) {
 		s.field(args)
 	case "build-ext":
 		s.buildExt(args[0])
+	case "need":
+		// need PROG: skip the script when PROG is not on the PATH.
+		if _, err := exec.LookPath(args[0]); err != nil {
+			s.t.Skipf("%s is not installed (on PATH); this script needs it", args[0])
+		}
+	case "serve":
+		// serve DIR: serve the files of DIR over HTTP on loopback and set
+		// $SERVER to its URL (for the web tools, with
+		// ZUT_WEB_ALLOW_PRIVATE=1). A request for a directory serves its
+		// index.html; query strings are ignored.
+		s.serve(s.path(args[0]))
 	case "sleep":
 		d, err := time.ParseDuration(args[0])
 		if err != nil {
@@ -341,6 +359,8 @@ func (s *script) model(args []string) {
 	if err != nil {
 		s.fatalf("model: %v", err)
 	}
+	// The replies may name the file server of serve.
+	data = []byte(strings.ReplaceAll(string(data), "$SERVER", s.env["SERVER"]))
 	replies, err := providertest.ParseScript(data)
 	if err != nil {
 		s.fatalf("model: %s: %v", file, err)
@@ -498,4 +518,35 @@ func BenchmarkPrintMode(b *testing.B) {
 			b.Fatalf("%v: %s", err, out)
 		}
 	}
+}
+
+// serve serves the files of dir on loopback and sets $SERVER to its URL.
+// "$SERVER" in a file is replaced by the URL; a directory serves its
+// index.html; a file without an extension that holds a JSON object is
+// served as JSON (a search API's answer).
+func (s *script) serve(dir string) {
+	var url string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path)))
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			p = filepath.Join(p, "index.html")
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		b = []byte(strings.ReplaceAll(string(b), "$SERVER", url))
+		ct := mime.TypeByExtension(filepath.Ext(p))
+		if ct == "" && len(b) > 0 && b[0] == '{' {
+			ct = "application/json"
+		}
+		if ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Write(b)
+	}))
+	url = srv.URL
+	s.t.Cleanup(srv.Close)
+	s.env["SERVER"] = srv.URL
 }

@@ -97,7 +97,39 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 	if err != nil {
 		return nil, err
 	}
+	// A server may publish a version more than once: gopls first sends
+	// what it knows without type checking, then the type check. An empty
+	// publication while the server reports work in progress, or in its
+	// first moments, waits a little for a newer one (bounded by ctx).
+	for len(f.items) == 0 && ctx.Err() == nil && (s.busy() || s.young()) {
+		g := s.diag.newer(ctx, d.path, f.seq, settleEmpty)
+		if g != nil && g.seq > f.seq {
+			f = g
+			continue
+		}
+		if !s.busy() {
+			break
+		}
+	}
 	return f.items, nil
+}
+
+// settleEmpty is how long an empty publication waits for a newer one,
+// and warmup how long a new server counts as still getting to know the
+// workspace.
+const (
+	settleEmpty = 300 * time.Millisecond
+	warmup      = 10 * time.Second
+)
+
+// busy reports work done progress in flight; young a server started less
+// than warmup ago.
+func (s *server) busy() bool { return s.progressText() != "" }
+
+func (s *server) young() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.started.IsZero() && time.Since(s.started) < warmup
 }
 
 // published waits for the first publication for d's file that arrived
