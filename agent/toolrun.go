@@ -137,7 +137,7 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	args := rawArgs(u.Input)
 	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
-	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args})
+	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args, Source: "llm"})
 
 	if x := a.cfg.Extensions; x != nil && x.Intercepting("tool_call") {
 		d := x.InterceptToolCall(ctx, u.ID, u.Name, args)

@@ -135,6 +135,9 @@ func (h *Host) Emit(ev proto.Event) {
 		if session {
 			f.State = states[e.name]
 		}
+		if f.Name == proto.EventToolCall {
+			f.Source = e.toolCallSource(f.Source)
+		}
 		e.send(f)
 	}
 }

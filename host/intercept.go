@@ -94,9 +94,33 @@ func (h *Host) ask(ctx context.Context, e *extension, f proto.EventIntercept) (*
 // rewrites are ignored and logged. A cancelled ctx ends the chain early
 // with the decision so far.
 func (h *Host) InterceptToolCall(ctx context.Context, toolID, name string, args json.RawMessage) ToolCallDecision {
+	return h.InterceptToolCallFrom(ctx, SourceLLM, toolID, name, args)
+}
+
+// Sources of a tool call: the model, or the user (a !cmd shell command).
+const (
+	SourceLLM  = "llm"
+	SourceUser = "user"
+)
+
+// ToolCallSource is the source member of a tool_call event or
+// interception for extension e: "user" always (the user's own commands
+// are new to every extension), "llm" only to extensions that asked for
+// the additions, so that a plain v2 extension sees the frames it always
+// saw.
+func (e *extension) toolCallSource(source string) string {
+	if source == SourceLLM && !e.has(proto.CapEvents2) && !e.has(proto.CapIntercepts2) {
+		return ""
+	}
+	return source
+}
+
+// InterceptToolCallFrom is InterceptToolCall for a call from source
+// (SourceLLM or SourceUser).
+func (h *Host) InterceptToolCallFrom(ctx context.Context, source, toolID, name string, args json.RawMessage) ToolCallDecision {
 	d := ToolCallDecision{Args: args}
 	for _, e := range h.interceptors(proto.EventToolCall) {
-		r, ok, err := h.ask(ctx, e, proto.EventIntercept{Name: proto.EventToolCall, ToolID: toolID, ToolName: name, ToolArgs: d.Args})
+		r, ok, err := h.ask(ctx, e, proto.EventIntercept{Name: proto.EventToolCall, ToolID: toolID, ToolName: name, ToolArgs: d.Args, Source: e.toolCallSource(source)})
 		if err != nil {
 			return d
 		}

@@ -48,6 +48,7 @@ func addedEventMembers(w *eventWire, f *Event) bool {
 	case EventToolResult:
 		base.ToolID, base.ToolName, base.ToolArgs = &f.ToolID, &f.ToolName, argsOrObject(&f.ToolArgs)
 		base.Content, base.IsError = &f.Content, &f.IsError
+		base.Source = nonEmpty(&f.Source)
 	case EventInput:
 		base.Text, base.Source = &f.Text, &f.Source
 	case EventMessageUpdate:

@@ -189,6 +189,7 @@ func (f Event) MarshalJSON() ([]byte, error) {
 		w.Step = &f.Step
 	case EventToolCall:
 		w.ToolID, w.ToolName, w.ToolArgs = &f.ToolID, &f.ToolName, argsOrObject(&f.ToolArgs)
+		w.Source = nonEmpty(&f.Source)
 	case EventToolConfirmationRequested:
 		w.ToolID, w.ToolName, w.ToolPreview = &f.ToolID, &f.ToolName, &f.ToolPreview
 	case EventAssistantMessage:
@@ -220,6 +221,7 @@ func (f EventIntercept) MarshalJSON() ([]byte, error) {
 	switch f.Name {
 	case EventToolCall:
 		w.ToolID, w.ToolName, w.ToolArgs = &f.ToolID, &f.ToolName, argsOrObject(&f.ToolArgs)
+		w.Source = nonEmpty(&f.Source)
 	case EventTurnStart:
 		w.Step = &f.Step
 	case EventAssistantMessage:

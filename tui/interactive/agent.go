@@ -1,9 +1,9 @@
 package interactive
 
 import (
-	"github.com/zut-go/zut/agent/app"
 	"encoding/json"
 	"fmt"
+	"github.com/zut-go/zut/agent/app"
 	"strings"
 	"time"
 

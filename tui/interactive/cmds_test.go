@@ -746,3 +746,62 @@ func TestUIToolSummaries(t *testing.T) {
 		}
 	}
 }
+
+// shellGuard is a raw Python extension that intercepts tool calls,
+// records their source in $GUARD_LOG, and refuses rm -rf.
+const shellGuard = `#!/usr/bin/env python3
+import json, os, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "guard", "capabilities": ["tools"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "subscribe", "intercept": ["tool_call"]})
+        emit({"type": "ready"})
+    elif m["type"] == "event_intercept":
+        cmd = m.get("tool_args", {}).get("command", "")
+        with open(os.environ["GUARD_LOG"], "a") as f:
+            f.write("%s %s\n" % (m.get("source", "-"), cmd))
+        r = {"type": "event_intercept_response", "id": m["id"]}
+        if "rm -rf" in cmd:
+            r.update(block=True, reason="rm -rf is not allowed here")
+        elif cmd == "echo one":
+            r["modified_args"] = {"command": "echo ONE"}
+        emit(r)
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUIShellThroughGuard: the user's !cmd goes through the extensions'
+// tool_call interception with source "user": a guard can refuse it (the
+// user sees why) or rewrite it.
+func TestUIShellThroughGuard(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the guard is a Python extension")
+	}
+	base := t.TempDir()
+	dir, log := filepath.Join(base, "guard"), filepath.Join(base, "guard.log")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "guard.py"), []byte(shellGuard), 0o755)
+	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"guard","exec":"./guard.py"}`), 0o644)
+	victim := filepath.Join(base, "victim")
+	os.MkdirAll(victim, 0o755)
+	t.Setenv("GUARD_LOG", log)
+	h := startUI(t, uiOptions{width: 100, height: 24, extensions: true, base: base, args: []string{"-e", dir}})
+	h.idle()
+	h.typeText("!rm -rf " + victim)
+	h.send("\r")
+	h.waitText("rm -rf is not allowed here")
+	h.idle()
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("the guarded command ran: %v", err)
+	}
+	h.typeText("!echo one")
+	h.send("\r")
+	h.waitText("ONE")
+	b, _ := os.ReadFile(log)
+	if got := string(b); !strings.Contains(got, "user rm -rf "+victim) || !strings.Contains(got, "user echo one") {
+		t.Errorf("the guard saw:\n%s\nwant both commands with source user", got)
+	}
+}

@@ -103,21 +103,21 @@ type ui struct {
 	busy      bool // a prompt runs
 	turn      turnStats
 	queue     []queued
-	steers    []string  // steering sent, not yet seen as a user message
-	job       *job      // compaction, reload, a shell command: one at a time
-	reloading bool      // the extensions reload: the app\'s skills and tools change
+	steers    []string // steering sent, not yet seen as a user message
+	job       *job     // compaction, reload, a shell command: one at a time
+	reloading bool     // the extensions reload: the app\'s skills and tools change
 	// extCommands counts the extension commands waiting for their answer;
 	// a reload an extension asks for (app.reload_extensions) waits for
 	// them (reloadAfter), so that no command loses its answer.
 	extCommands int
 	reloadAfter bool
 	// headers are the headers of calls, from their arguments (toolHeader).
-	headers map[string]string
+	headers   map[string]string
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
-	shellCtx  []string          // !cmd outputs to send with the next prompt
-	withShell map[string]int    // prompts sent with shell output: how many commands
+	shellCtx  []string       // !cmd outputs to send with the next prompt
+	withShell map[string]int // prompts sent with shell output: how many commands
 	lastCtrlC time.Time
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex

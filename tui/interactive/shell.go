@@ -43,10 +43,36 @@ func (u *ui) shell(cmdline string) {
 	if sh == "" {
 		sh = "/bin/sh"
 	}
+	u.toolHeader(id, "bash", args)
 	u.goJob(func() {
 		defer cancel()
+		if u.app != nil {
+			// Extensions see the user's command like the model's (source
+			// "user"): a guard may refuse it or rewrite it.
+			run, err := u.app.CheckUserCommand(ctx, id, cmdline)
+			if err != nil {
+				u.inbox.post(func(u *ui) {
+					u.job = nil
+					u.dirty = true
+					u.chat.ToolDone(id, "bash", "not run: "+err.Error(), true, nil, u.now())
+					u.startQueued()
+				})
+				return
+			}
+			if run != cmdline {
+				rewritten, _ := json.Marshal(map[string]string{"command": run})
+				u.inbox.post(func(u *ui) {
+					u.chat.SetToolArgs(id, "bash", string(rewritten))
+					u.note(tui.Note{Level: "info", Text: "an extension changed the command to: " + run})
+				})
+				cmdline = run
+			}
+		}
 		out, code, err := runShell(ctx, sh, cmdline, dir)
 		stopped := ctx.Err() != nil
+		if u.app != nil {
+			u.app.UserCommandDone(id, cmdline, out, err != nil || code != 0)
+		}
 		u.inbox.post(func(u *ui) {
 			u.job = nil
 			u.dirty = true
@@ -58,6 +84,7 @@ func (u *ui) shell(cmdline string) {
 				text = strings.TrimSpace(out + fmt.Sprintf("\n(exit status %d)", code))
 			}
 			u.chat.ToolDone(id, "bash", text, failed, nil, u.now())
+			u.toolLook(id, "bash", &text, failed)
 			if stopped {
 				u.startQueued()
 				return
