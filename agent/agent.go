@@ -301,7 +301,9 @@ func (a *Agent) SetStore(s Store) error {
 	}
 	a.cfg.Store = s
 	a.always = map[string]bool{}
-	a.usage = provider.Usage{}
+	// The cumulative usage is this process's spend: it carries over to a
+	// new or resumed session, as in the original zut. The last request's
+	// usage (the context size) belongs to the old conversation.
 	a.lastUsage = provider.Usage{}
 	return nil
 }
@@ -318,11 +320,18 @@ func (a *Agent) recordUsage(u provider.Usage) {
 	a.lastUsage = u
 	total := a.usage
 	a.mu.Unlock()
+	known := func(n int, ok bool) *int {
+		if !ok {
+			return nil
+		}
+		return &n
+	}
 	a.cfg.Emit(Usage{
-		Input: u.Input, Output: u.Output, Reasoning: u.Reasoning,
+		Input: u.Input, Output: u.Output, Reasoning: known(u.Reasoning, u.ReasoningKnown),
 		CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CostUSD: u.CostUSD,
+		CacheMeasuredPrompt: u.Input + u.CacheRead + u.CacheWrite, CacheMeasuredRead: u.CacheRead,
 		Cumulative: UsageTotal{
-			Input: total.Input, Output: total.Output, Reasoning: total.Reasoning,
+			Input: total.Input, Output: total.Output, Reasoning: known(total.Reasoning, total.ReasoningKnown),
 			CacheRead: total.CacheRead, CacheWrite: total.CacheWrite, CostUSD: total.CostUSD,
 		},
 	})

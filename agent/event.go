@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -140,20 +141,27 @@ type AssistantMessage struct {
 // Usage: token counts and cost of one model request, and the cumulative
 // totals of the session.
 type Usage struct {
-	Input      int        `json:"input"`
-	Output     int        `json:"output"`
-	Reasoning  int        `json:"reasoning"`
-	CacheRead  int        `json:"cache_read"`
-	CacheWrite int        `json:"cache_write"`
-	CostUSD    float64    `json:"cost_usd"`
-	Cumulative UsageTotal `json:"cumulative"`
+	Input  int `json:"input"`
+	Output int `json:"output"`
+	// Reasoning is nil (JSON null) when the server does not count
+	// reasoning tokens apart.
+	Reasoning  *int    `json:"reasoning"`
+	CacheRead  int     `json:"cache_read"`
+	CacheWrite int     `json:"cache_write"`
+	CostUSD    float64 `json:"cost_usd"`
+	// CacheMeasuredPrompt is the request's prompt as the cache sees it
+	// (input, cache reads and cache writes); CacheMeasuredRead the part
+	// read from the cache. Their ratio is the request's cache hit rate.
+	CacheMeasuredPrompt int        `json:"cache_measured_prompt"`
+	CacheMeasuredRead   int        `json:"cache_measured_read"`
+	Cumulative          UsageTotal `json:"cumulative"`
 }
 
 // UsageTotal is the session's running usage.
 type UsageTotal struct {
 	Input      int     `json:"input"`
 	Output     int     `json:"output"`
-	Reasoning  int     `json:"reasoning"`
+	Reasoning  *int    `json:"reasoning"` // nil while no request counted it
 	CacheRead  int     `json:"cache_read"`
 	CacheWrite int     `json:"cache_write"`
 	CostUSD    float64 `json:"cost_usd"`
@@ -263,6 +271,29 @@ func Blocks(in []provider.Block) []Block {
 type MessageJSON struct {
 	Role    string  `json:"role"`
 	Content []Block `json:"content"`
+	// Time is when the message was saved (get_messages; absent where
+	// zut does not know it).
+	Time *time.Time `json:"time,omitempty"`
+}
+
+// TimedMessages converts the messages of a session view to the RPC shape
+// of get_messages: each with its time, and a message of tool results
+// with role "tool", as the original zut sends them.
+func TimedMessages(in []session.TimedMessage) []MessageJSON {
+	out := make([]MessageJSON, 0, len(in))
+	for _, m := range in {
+		role := string(m.Message.Role)
+		if len(m.Message.Content) > 0 && m.Message.Content[0].Type == provider.BlockToolResult {
+			role = "tool"
+		}
+		j := MessageJSON{Role: role, Content: Blocks(m.Message.Content)}
+		if !m.Time.IsZero() {
+			t := m.Time.UTC()
+			j.Time = &t
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 // Messages converts provider messages to the RPC shape.

@@ -215,6 +215,7 @@ func (a *Agent) showAssistant(ctx context.Context, msg provider.Message) {
 	text := msg.Text()
 	visible := Blocks(msg.Content)
 	ev := AssistantMessage{Content: visible, Time: a.now()}
+	shown := text // what the user sees, which extensions are told
 	if x := a.cfg.Extensions; x != nil && text != "" && x.Intercepting("assistant_message") {
 		d := x.InterceptAssistantMessage(ctx, text)
 		switch {
@@ -222,19 +223,21 @@ func (a *Agent) showAssistant(ctx context.Context, msg provider.Message) {
 			ev.Blocked = true
 			ev.Reason = d.Reason
 			ev.Content = withoutText(visible)
+			shown = ""
 			if d.Reason != "" {
 				a.cfg.Emit(Notice{Level: "warn", Source: d.By, Message: d.Reason})
 			}
 		case d.Text != text:
 			ev.Content = replaceText(visible, d.Text)
+			shown = d.Text
 		}
 	}
 	a.cfg.Emit(ev)
-	if text != "" {
+	if shown != "" {
 		a.mu.Lock()
-		a.lastAnswer = text
+		a.lastAnswer = shown
 		a.mu.Unlock()
-		a.notify(LifecycleEvent{Name: "assistant_message", Text: text})
+		a.notify(LifecycleEvent{Name: "assistant_message", Text: shown})
 	}
 }
 

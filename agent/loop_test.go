@@ -33,6 +33,12 @@ type loopCase struct {
 }
 
 func TestLoop(t *testing.T) {
+	replacer := &fakeExtensions{
+		intercept: map[string]bool{"assistant_message": true},
+		assistant: func(text string) AssistantMessageDecision {
+			return AssistantMessageDecision{Text: strings.ReplaceAll(text, "sk-123", "[redacted]")}
+		},
+	}
 	cases := []loopCase{
 		{
 			name:    "text_answer",
@@ -162,17 +168,16 @@ func TestLoop(t *testing.T) {
 			},
 		},
 		{
-			name: "assistant_text_replaced",
-			ext: &fakeExtensions{
-				intercept: map[string]bool{"assistant_message": true},
-				assistant: func(text string) AssistantMessageDecision {
-					return AssistantMessageDecision{Text: strings.ReplaceAll(text, "sk-123", "[redacted]")}
-				},
-			},
+			name:    "assistant_text_replaced",
+			ext:     replacer,
 			replies: []reply{{text: "your key is sk-123"}},
 			check: func(t *testing.T, c *scriptedClient, s *memStore, _ *echoTool) {
 				if got := s.Messages()[1].Text(); got != "your key is sk-123" {
 					t.Errorf("stored text = %q, want the original", got)
+				}
+				// Extensions are told what the user saw.
+				if got := replacer.eventDetails(); !strings.Contains(got, `assistant_message text="your key is [redacted]"`) {
+					t.Errorf("events:\n%s\nwant assistant_message with the replaced text", got)
 				}
 			},
 		},

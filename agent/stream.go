@@ -87,7 +87,9 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 			}
 		}
 	}
-	if haveUsage && usage != (provider.Usage{}) {
+	// Every answered request counts, even one whose server reported no
+	// usage (its usage event then says 0).
+	if haveUsage || s.Err() == nil {
 		a.recordUsage(usage)
 	}
 	msg := s.Message()

@@ -23,7 +23,7 @@ type RPCHelloResult struct {
 type RPCUsage struct {
 	Input      int     `json:"input"`
 	Output     int     `json:"output"`
-	Reasoning  int     `json:"reasoning"`
+	Reasoning  *int    `json:"reasoning"` // null when no request counted it
 	CacheRead  int     `json:"cache_read"`
 	CacheWrite int     `json:"cache_write"`
 	CostUSD    float64 `json:"cost_usd"`

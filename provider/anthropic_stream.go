@@ -66,7 +66,7 @@ type anthropicUsage struct {
 	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
 	OutputTokensDetails      struct {
-		ThinkingTokens int `json:"thinking_tokens"`
+		ThinkingTokens *int `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
 }
 
@@ -162,8 +162,8 @@ func (d *anthropicDecoder) addUsage(u *anthropicUsage) {
 	if u.CacheReadInputTokens != nil {
 		d.usage.CacheRead = *u.CacheReadInputTokens
 	}
-	if u.OutputTokensDetails.ThinkingTokens > 0 {
-		d.usage.Reasoning = u.OutputTokensDetails.ThinkingTokens
+	if r := u.OutputTokensDetails.ThinkingTokens; r != nil {
+		d.usage.Reasoning, d.usage.ReasoningKnown = *r, true
 	}
 	d.asm.setUsage(d.usage)
 }

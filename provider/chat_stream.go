@@ -87,7 +87,7 @@ type chatUsage struct {
 		CachedTokens int `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
 	CompletionTokensDetails struct {
-		ReasoningTokens int `json:"reasoning_tokens"`
+		ReasoningTokens *int `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 	PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"` // DeepSeek
 }
@@ -277,8 +277,10 @@ func (d *chatDecoder) setUsage(u *chatUsage) {
 	d.usage = Usage{
 		Input:     max(u.PromptTokens-cached, 0),
 		Output:    u.CompletionTokens,
-		Reasoning: u.CompletionTokensDetails.ReasoningTokens,
 		CacheRead: cached,
+	}
+	if r := u.CompletionTokensDetails.ReasoningTokens; r != nil {
+		d.usage.Reasoning, d.usage.ReasoningKnown = *r, true
 	}
 	d.asm.setUsage(d.usage)
 }

@@ -134,17 +134,21 @@ type Usage struct {
 	CacheRead  int     `json:"cache_read"`
 	CacheWrite int     `json:"cache_write"`
 	CostUSD    float64 `json:"cost_usd"`
+	// ReasoningKnown says the server counted the reasoning tokens (a 0 in
+	// Reasoning is then a real 0, not "not reported").
+	ReasoningKnown bool `json:"reasoning_known,omitempty"`
 }
 
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		Input:      u.Input + v.Input,
-		Output:     u.Output + v.Output,
-		Reasoning:  u.Reasoning + v.Reasoning,
-		CacheRead:  u.CacheRead + v.CacheRead,
-		CacheWrite: u.CacheWrite + v.CacheWrite,
-		CostUSD:    u.CostUSD + v.CostUSD,
+		Input:          u.Input + v.Input,
+		Output:         u.Output + v.Output,
+		Reasoning:      u.Reasoning + v.Reasoning,
+		CacheRead:      u.CacheRead + v.CacheRead,
+		CacheWrite:     u.CacheWrite + v.CacheWrite,
+		CostUSD:        u.CostUSD + v.CostUSD,
+		ReasoningKnown: u.ReasoningKnown || v.ReasoningKnown,
 	}
 }
 

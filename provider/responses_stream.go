@@ -74,7 +74,7 @@ type responsesResult struct {
 			CachedTokens int `json:"cached_tokens"`
 		} `json:"input_tokens_details"`
 		OutputTokensDetails struct {
-			ReasoningTokens int `json:"reasoning_tokens"`
+			ReasoningTokens *int `json:"reasoning_tokens"`
 		} `json:"output_tokens_details"`
 	} `json:"usage"`
 }
@@ -197,12 +197,15 @@ func (d *responsesDecoder) usage(r responsesResult) {
 	}
 	u := r.Usage
 	cached := u.InputTokensDetails.CachedTokens
-	d.asm.setUsage(Usage{
+	usage := Usage{
 		Input:     max(u.InputTokens-cached, 0),
 		Output:    u.OutputTokens,
-		Reasoning: u.OutputTokensDetails.ReasoningTokens,
 		CacheRead: cached,
-	})
+	}
+	if r := u.OutputTokensDetails.ReasoningTokens; r != nil {
+		usage.Reasoning, usage.ReasoningKnown = *r, true
+	}
+	d.asm.setUsage(usage)
 }
 
 func (d *responsesDecoder) setItem(out, i int) {

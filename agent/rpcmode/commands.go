@@ -44,7 +44,7 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 	case *proto.RPCGetState:
 		s.ok(c, s.state())
 	case *proto.RPCGetMessages:
-		s.ok(c, map[string]any{"messages": agent.Messages(s.app.Agent().Store().Messages())})
+		s.ok(c, map[string]any{"messages": s.messages()})
 	case *proto.RPCClear:
 		s.answer(c, nil, s.switchSession(ctx, "clear", s.app.NewSession))
 	case *proto.RPCSetModel:
@@ -146,7 +146,8 @@ func (s *rpcServer) queueCompact(cmd proto.RPCCommand, instructions string, star
 
 // runJob runs one job on the jobs worker. The agent reports a prompt's
 // outcome in events and always ends it with done; a compaction ends with
-// compact_done, which carries the error when it failed. That last event
+// compact_done, or with an error event when it failed (as the original
+// zut does, so that its clients do not read a failure as done). That last event
 // is held back until the job counts as finished, so that a client may
 // send any command as soon as it sees it.
 func (s *rpcServer) runJob(ctx context.Context, job *rpcJob) {
@@ -165,7 +166,7 @@ func (s *rpcServer) runJob(ctx context.Context, job *rpcJob) {
 			if ctx.Err() != nil {
 				msg = "compact aborted"
 			}
-			last = proto.RPCCompactDone{Error: msg}
+			last = rpcAgentFrame{agent.Error{Message: msg}}
 		}
 	}
 	held := s.hold.stop()

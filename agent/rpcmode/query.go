@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/proto"
@@ -26,7 +27,7 @@ func (s *rpcServer) state() proto.RPCState {
 		CWD:          a.CWD(),
 		MessageCount: len(a.Agent().Store().Messages()),
 		Busy:         running != "" || queued > 0,
-		Usage: proto.RPCUsage{Input: u.Input, Output: u.Output, Reasoning: u.Reasoning,
+		Usage: proto.RPCUsage{Input: u.Input, Output: u.Output, Reasoning: reasoningTokens(u),
 			CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CostUSD: u.CostUSD},
 		SessionID:   a.Session().ID(),
 		SessionFile: a.Session().Path(),
@@ -152,4 +153,22 @@ func (s *rpcServer) cmdGetModels(ctx context.Context, c *proto.RPCGetModels) {
 			Current: r.Provider == cur.Provider && r.ID == cur.ID})
 	}
 	s.ok(c, map[string]any{"models": out})
+}
+
+// reasoningTokens is u's reasoning count, nil when no server counted it.
+func reasoningTokens(u provider.Usage) *int {
+	if !u.ReasoningKnown {
+		return nil
+	}
+	n := u.Reasoning
+	return &n
+}
+
+// messages is get_messages' list: the current branch as the model sees
+// it, each message with its time, tool results with role "tool".
+func (s *rpcServer) messages() []agent.MessageJSON {
+	if st, ok := s.app.Agent().Store().(agent.SessionStore); ok && st.S != nil {
+		return agent.TimedMessages(st.S.TimedMessages())
+	}
+	return agent.Messages(s.app.Agent().Store().Messages())
 }

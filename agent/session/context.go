@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/zut-go/zut/provider"
 )
@@ -36,8 +37,9 @@ func (s *Session) Messages() []provider.Message {
 // viewed is one message of the model's view with the entry it comes from
 // ("" for a compaction summary).
 type viewed struct {
-	msg provider.Message
-	id  string
+	msg  provider.Message
+	id   string
+	time time.Time
 }
 
 // viewLocked is the model's view of the current branch, unmerged.
@@ -61,7 +63,8 @@ func (s *Session) viewLocked() []viewed {
 	var view []viewed
 	if summary >= 0 {
 		view = make([]viewed, 0, len(s.path1)-start+1)
-		view = append(view, viewed{msg: SummaryMessage(s.entries.at(s.path1[summary]).Summary)})
+		c := s.entries.at(s.path1[summary])
+		view = append(view, viewed{msg: SummaryMessage(c.Summary), time: c.Time})
 	} else {
 		view = make([]viewed, 0, len(s.path1))
 	}
@@ -69,7 +72,7 @@ func (s *Session) viewLocked() []viewed {
 	for _, i := range s.path1[start:] {
 		e := s.entries.at(i)
 		if e.Type == TypeMessage {
-			view = append(view, viewed{msg: *s.message(i), id: e.ID})
+			view = append(view, viewed{msg: *s.message(i), id: e.ID, time: e.Time})
 		}
 	}
 	return view
@@ -78,14 +81,37 @@ func (s *Session) viewLocked() []viewed {
 // messagesOf turns a view into messages, joining a leading summary with a
 // following user message.
 func messagesOf(view []viewed) []provider.Message {
-	out := make([]provider.Message, 0, len(view))
+	timed := timedOf(view)
+	out := make([]provider.Message, len(timed))
+	for i, t := range timed {
+		out[i] = t.Message
+	}
+	return out
+}
+
+// TimedMessage is a message of the model's view with the time of the
+// entry it comes from (a compaction summary: the compaction's).
+type TimedMessage struct {
+	Message provider.Message
+	Time    time.Time
+}
+
+// TimedMessages is Messages with the time of each message.
+func (s *Session) TimedMessages() []TimedMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return timedOf(s.viewLocked())
+}
+
+func timedOf(view []viewed) []TimedMessage {
+	out := make([]TimedMessage, 0, len(view))
 	for k, v := range view {
 		if k == 1 && view[0].id == "" && v.msg.Role == provider.RoleUser {
-			out[0] = provider.Message{Role: provider.RoleUser,
-				Content: append(append([]provider.Block{}, out[0].Content...), v.msg.Content...)}
+			out[0] = TimedMessage{Message: provider.Message{Role: provider.RoleUser,
+				Content: append(append([]provider.Block{}, out[0].Message.Content...), v.msg.Content...)}, Time: v.time}
 			continue
 		}
-		out = append(out, v.msg)
+		out = append(out, TimedMessage{Message: v.msg, Time: v.time})
 	}
 	return out
 }
