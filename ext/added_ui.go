@@ -91,6 +91,10 @@ func (e *Extension) SetStatusItem(key, level, text string, priority int) error {
 // WidgetPositionBelowInput places a widget below the editor (ui2).
 const WidgetPositionBelowInput WidgetPosition = proto.WidgetBelowInput
 
+// WidgetPositionRightBar places a widget in a side rail at the right of
+// the editor (ui2); a narrow terminal shows it above the editor.
+const WidgetPositionRightBar WidgetPosition = proto.WidgetRightBar
+
 // Widget is a widget with the styling of ui2.
 type Widget struct {
 	ID          string

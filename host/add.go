@@ -172,7 +172,7 @@ func (e *extension) widget(f *proto.Widget) proto.Widget {
 	if !e.has(proto.CapUI2) {
 		return proto.Widget{ID: w.ID, Position: proto.WidgetAboveInput, Title: w.Title, Lines: w.Lines}
 	}
-	if w.Position != proto.WidgetBelowInput {
+	if w.Position != proto.WidgetBelowInput && w.Position != proto.WidgetRightBar {
 		w.Position = proto.WidgetAboveInput
 	}
 	return w

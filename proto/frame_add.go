@@ -235,6 +235,11 @@ const (
 // (capability ui2, C18).
 const WidgetBelowInput = "below_input"
 
+// WidgetRightBar is the additive placement in a side rail at the right of
+// the editor (capability ui2); a terminal too narrow for a rail draws the
+// widget above the editor.
+const WidgetRightBar = "right_bar"
+
 // AddedFrameCapability returns the capability an additive frame type needs,
 // or "" for a frame of protocol v2.
 func AddedFrameCapability(typ string) string {

@@ -63,9 +63,14 @@ type RPCExtStatus struct {
 type RPCExtWidget struct {
 	Extension string   `json:"extension"`
 	ID        string   `json:"id"`
-	Position  string   `json:"position"`
+	Position  string   `json:"position"` // above_input, below_input or right_bar
 	Title     string   `json:"title"`
 	Lines     []string `json:"lines"`
+	// The members of capability ui2, passed on as the extension sent them.
+	Priority    int    `json:"priority,omitempty"`
+	Markdown    bool   `json:"markdown,omitempty"`
+	BorderColor string `json:"border_color,omitempty"`
+	NoBorder    bool   `json:"no_border,omitempty"`
 }
 
 // RPCExtWidgetClear removes widget ID of Extension.

@@ -47,6 +47,9 @@ type Widget struct {
 	Source, ID, Title string
 	Lines             []string
 	Below             bool
+	// Right asks for the side rail at the right of the editor; on a
+	// terminal narrower than RailMinWidth it is drawn above the editor.
+	Right bool
 	Priority          int
 	Markdown          bool
 	Border            string

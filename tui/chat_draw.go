@@ -120,10 +120,72 @@ func (c *Chat) queueLines() []string {
 
 // widgetLines renders the widgets above the input, or below it.
 func (c *Chat) widgetLines(below bool) []string {
+	return c.renderWidgets(func(w Widget) bool {
+		if w.Right && c.railOn() {
+			return false
+		}
+		return w.Below == below
+	})
+}
+
+// RailMinWidth is the terminal width from which right_bar widgets get a
+// side rail; narrower terminals draw them above the editor.
+const RailMinWidth = 100
+
+// railOn reports whether the side rail is drawn: a right_bar widget on a
+// wide enough terminal.
+func (c *Chat) railOn() bool {
+	if c.width < RailMinWidth {
+		return false
+	}
+	for _, w := range c.chrome.widgets {
+		if w.Right {
+			return true
+		}
+	}
+	return false
+}
+
+// railWidth is the rail's width in cells, the separator left out.
+func (c *Chat) railWidth() int { return min(40, c.width/3) }
+
+// railLines renders the right_bar widgets in the rail's width.
+func (c *Chat) railLines() []string {
+	save := c.width
+	c.width = c.railWidth()
+	defer func() { c.width = save }()
+	return c.renderWidgets(func(w Widget) bool { return w.Right })
+}
+
+// withRail puts the rail at the right of the bottom rows (the chrome
+// under the transcript), which were laid out in the width left of it;
+// the rail is aligned with their bottom, and blank rows are added above
+// them when the rail is taller.
+func (c *Chat) withRail(rows []string) []string {
+	rail := c.railLines()
+	left := c.width - c.railWidth() - 1
+	for len(rows) < len(rail) {
+		rows = append([]string{""}, rows...)
+	}
+	sep := ansi.RenderSpans([]ansi.Span{{Text: "│", Style: c.opts.Theme.Style(ansi.RoleBorder)}}, c.opts.Profile, false)
+	off := len(rows) - len(rail)
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		if i < off {
+			out[i] = r
+			continue
+		}
+		out[i] = ansi.PadRight(ansi.ClampLine(r, left), left) + sep + rail[i-off]
+	}
+	return out
+}
+
+// renderWidgets renders the widgets keep selects, in order.
+func (c *Chat) renderWidgets(keep func(Widget) bool) []string {
 	t := c.opts.Theme
 	var out []string
 	for _, w := range c.chrome.widgets {
-		if w.Below != below {
+		if !keep(w) {
 			continue
 		}
 		if w.Markdown || (w.Border != "" && !w.NoBorder) {

@@ -33,6 +33,13 @@ func (c *Chat) Frame(now time.Time) Frame {
 		live = live[extra:]
 	}
 	rows := append(c.bannerLines(c.chrome.headers), live...)
+	// With a side rail, the chrome below the transcript is laid out in
+	// the width left of it, then the rail is put beside it.
+	split, rail, full := len(rows), c.railOn(), c.width
+	if rail {
+		c.width = full - c.railWidth() - 1
+		defer func() { c.width = full }()
+	}
 	t := c.opts.Theme
 	p := c.opts.Profile
 	small := c.height < 10 || c.chrome.hidden.Separator
@@ -100,6 +107,14 @@ func (c *Chat) Frame(now time.Time) Frame {
 		rows = append(rows, c.footerLine())
 	}
 	rows = append(rows, c.bannerLines(c.chrome.footers)...)
+	if rail {
+		c.width = full
+		bottom := c.withRail(rows[split:])
+		if f.CursorRow >= 0 {
+			f.CursorRow += len(bottom) - (len(rows) - split)
+		}
+		rows = append(rows[:split:split], bottom...)
+	}
 	f.Live = rows
 	return f
 }

@@ -330,3 +330,45 @@ func FuzzChatFrame(f *testing.F) {
 		check(c.Frame(chatNow))
 	})
 }
+
+// TestChatRightRail: a right_bar widget gets a side rail beside the editor
+// on a wide terminal, and is drawn above the editor on a narrow one.
+func TestChatRightRail(t *testing.T) {
+	tests := []struct {
+		name  string
+		width int
+		rail  bool
+	}{
+		{"wide", 120, true},
+		{"narrow", 80, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := plainChat(tc.width, 20)
+			c.Editor = &Editor{}
+			c.SetWidget(Widget{Source: "todo", ID: "list", Title: "Todo", Lines: []string{"1. milk", "2. bread"}, Right: true})
+			f := c.Frame(chatNow)
+			var withSep, railLine int
+			for i, l := range f.Live {
+				if w := ansi.StringWidth(l); w > tc.width {
+					t.Errorf("line %d is %d cells wide, more than %d: %q", i, w, tc.width, l)
+				}
+				if strings.Contains(l, "│") {
+					withSep++
+				}
+				if strings.Contains(l, "2. bread") {
+					railLine = i
+				}
+			}
+			if got := withSep > 0; got != tc.rail {
+				t.Fatalf("rail drawn = %v, want %v:\n%s", got, tc.rail, strings.Join(f.Live, "\n"))
+			}
+			if tc.rail && !strings.HasSuffix(strings.TrimRight(f.Live[railLine], " "), "2. bread") {
+				t.Errorf("the rail is not at the right edge:\n%s", strings.Join(f.Live, "\n"))
+			}
+			if !tc.rail && railLine >= f.CursorRow {
+				t.Errorf("narrow: the widget is not above the editor (line %d, cursor row %d)", railLine, f.CursorRow)
+			}
+		})
+	}
+}

@@ -57,7 +57,8 @@ func (u *rpcUI) Widget(ext string, w proto.Widget) {
 	if lines == nil {
 		lines = []string{}
 	}
-	u.s.event(proto.RPCExtWidget{Extension: ext, ID: w.ID, Position: pos, Title: w.Title, Lines: lines})
+	u.s.event(proto.RPCExtWidget{Extension: ext, ID: w.ID, Position: pos, Title: w.Title, Lines: lines,
+		Priority: w.Priority, Markdown: w.Markdown, BorderColor: w.BorderColor, NoBorder: w.NoBorder})
 }
 
 func (u *rpcUI) WidgetClear(ext, id string) {

@@ -56,9 +56,12 @@ func (b uiBridge) Status(ext, key, level, text string) {
 
 func (b uiBridge) Widget(ext string, w proto.Widget) {
 	b.post(func(u *ui) {
-		// Placements other than below_input show above the input (C18).
+		// below_input shows below the editor, right_bar in the side rail
+		// (above the editor when the terminal is narrow), any other
+		// placement above the input (C18).
 		u.chat.SetWidget(tui.Widget{Source: ext, ID: w.ID, Title: w.Title, Lines: append([]string(nil), w.Lines...),
-			Below: w.Position == proto.WidgetBelowInput, Priority: w.Priority, Markdown: w.Markdown,
+			Below: w.Position == proto.WidgetBelowInput, Right: w.Position == proto.WidgetRightBar,
+			Priority: w.Priority, Markdown: w.Markdown,
 			Border: w.BorderColor, NoBorder: w.NoBorder})
 		u.dirty = true
 	})

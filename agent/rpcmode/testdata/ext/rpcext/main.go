@@ -90,13 +90,15 @@ func main() {
 		}
 		return ext.Display(fmt.Sprintf("confirm=%v/%v", r.Value, r.Cancelled))
 	})
-	e.Command("decorate", "print a note, set a header, a footer, a prioritised status and hide chrome", func(args string) ext.Response {
+	e.Command("decorate", "print a note, set a header, a footer, a prioritised status, a side widget and hide chrome", func(args string) ext.Response {
 		e.Print("info", "a plain note")
 		e.PrintBlock(ext.Block{Text: "## Plan\n1. paint", Markdown: true, BorderColor: "#5f87ff", Subtitle: "plan"})
 		e.SetHeader(ext.Bar{Text: "PLAN MODE", BorderColor: "yellow"})
 		e.SetFooter(ext.Bar{Text: "*read-only*", Markdown: true})
 		e.SetUIVisibility(ext.UIVisibility{HideStatusBar: true})
 		e.SetStatusItem("mode", ext.LevelWarn, "plan", -1)
+		e.SetStyledWidget(ext.Widget{ID: "steps", Position: ext.WidgetPositionRightBar, Title: "Steps",
+			Lines: []string{"**1.** paint"}, Priority: 2, Markdown: true, BorderColor: "#5f87ff", NoBorder: true})
 		e.ClearHeader()
 		return ext.Noop()
 	})
