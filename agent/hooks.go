@@ -142,7 +142,7 @@ func (a *Agent) prepareContext(ctx context.Context, msgs []provider.Message) ([]
 	}
 	in := make([]ContextMessage, len(msgs))
 	for i, m := range msgs {
-		in[i] = ContextMessage{Index: i, Role: string(m.Role), Content: textOf(m)}
+		in[i] = ContextMessage{Index: i, Role: string(m.Role), Content: contextText(m)}
 	}
 	out, ok := h.InterceptContextPrepare(ctx, in)
 	if !ok {
@@ -167,7 +167,7 @@ func (a *Agent) prepareContext(ctx context.Context, msgs []provider.Message) ([]
 		case cm.Index < len(msgs):
 			m := msgs[cm.Index]
 			if cm.Content != in[cm.Index].Content {
-				m = withText(m, cm.Content)
+				m = withContextText(m, cm.Content)
 			}
 			if len(m.Content) > 0 {
 				res = append(res, m)
@@ -180,6 +180,34 @@ func (a *Agent) prepareContext(ctx context.Context, msgs []provider.Message) ([]
 		return msgs, ""
 	}
 	return res, strings.Join(system, "\n\n")
+}
+
+// contextText is a message's text for context_prepare: its text blocks,
+// or for a message of tool results (which has none), the results' text.
+func contextText(m provider.Message) string {
+	if t := textOf(m); t != "" {
+		return t
+	}
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == provider.BlockToolResult {
+			if t := textOfBlocks(b.Content); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// withContextText applies a context_prepare rewrite of m's text: the
+// result's text when m is one tool result, else the text blocks.
+func withContextText(m provider.Message, text string) provider.Message {
+	if textOf(m) == "" && len(m.Content) == 1 && m.Content[0].Type == provider.BlockToolResult {
+		r := m.Content[0]
+		r.Content = withText(provider.Message{Content: r.Content}, text).Content
+		return provider.Message{Role: m.Role, Content: []provider.Block{r}}
+	}
+	return withText(m, text)
 }
 
 // withText replaces the text blocks of m with text (at the first one),

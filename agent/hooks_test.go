@@ -140,6 +140,33 @@ func TestHooks(t *testing.T) {
 			},
 		},
 		{
+			name: "context_prepare_sees_and_rewrites_tool_results",
+			hooks: fakeHooks{fakeExtensions: &fakeExtensions{intercept: map[string]bool{"context_prepare": true}}, context: func(msgs []ContextMessage) ([]ContextMessage, bool) {
+				// The tool result's text is there to read, and to shorten.
+				out := append([]ContextMessage(nil), msgs...)
+				for i, m := range out {
+					if m.Content == "echo: a" {
+						out[i].Content = "echo: (shortened)"
+					}
+				}
+				return out, true
+			}},
+			replies: []reply{{tools: []provider.Block{toolUse("t1", "echo", `{"text":"a"}`)}}, {text: "ok"}},
+			check: func(t *testing.T, a *Agent, c *scriptedClient, s *memStore, _ *echoTool) {
+				var got string
+				for _, m := range c.Requests()[1].Messages {
+					for _, b := range m.Content {
+						if b.Type == provider.BlockToolResult {
+							got = textOfBlocks(b.Content)
+						}
+					}
+				}
+				if got != "echo: (shortened)" {
+					t.Errorf("tool result sent = %q, want the rewritten text", got)
+				}
+			},
+		},
+		{
 			name:  "active_tools_restrict",
 			hooks: fakeHooks{fakeExtensions: &fakeExtensions{}},
 			setup: func(a *Agent) { a.SetActiveTools([]string{"read"}) },

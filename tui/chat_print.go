@@ -31,7 +31,17 @@ func (c *Chat) printLines(pr Print, width int) []string {
 	}
 	switch pr.Style {
 	case "info", "error":
-		return c.noticeLines(pr.Style, pr.Source, pr.Text, width)
+		if !pr.Markdown {
+			return c.noticeLines(pr.Style, pr.Source, pr.Text, width)
+		}
+		// Markdown under the note's mark: the mark and source on the first
+		// line, the rendered text indented below them.
+		head := c.noticeLines(pr.Style, pr.Source, "", width)
+		body := messageLines(pr.Text, true, max(width-2, 1), t, p)
+		for _, l := range body {
+			head = append(head, ansi.ClampLine("  "+l, width))
+		}
+		return head
 	case "block":
 		title := pr.Subtitle
 		if title == "" {

@@ -372,3 +372,18 @@ func TestChatRightRail(t *testing.T) {
 		})
 	}
 }
+
+// TestChatPrintMarkdownNotes: an info or error note with markdown is
+// rendered as markdown, not shown as its source.
+func TestChatPrintMarkdownNotes(t *testing.T) {
+	for _, style := range []string{"info", "error"} {
+		t.Run(style, func(t *testing.T) {
+			c := plainChat(60, 20)
+			c.AddPrint(Print{Source: "plan", Style: style, Text: "**Plan** is `on`", Markdown: true})
+			got := strings.Join(c.Frame(chatNow).Commit, "\n")
+			if strings.Contains(got, "**") || strings.Contains(got, "`") || !strings.Contains(got, "Plan is on") || !strings.Contains(got, "[plan]") {
+				t.Errorf("note:\n%s\nwant the markdown rendered under the note's mark", got)
+			}
+		})
+	}
+}
