@@ -378,7 +378,7 @@ func TestUI2Frames(t *testing.T) {
 		"status_priority u plan 10",
 		"status u plan warn PLAN",
 		"widget u clock below_input [12:00] prio=-1 border=#fff",
-		"widget u w2 above_input [x] prio=0",
+		"widget u w2 right_bar [x] prio=0", // a placement of ui2, the UI decides
 	} {
 		f.rec.wait(t, want)
 	}

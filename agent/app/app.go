@@ -324,9 +324,10 @@ func (a *App) Start() {
 	states := a.sess.States()
 	a.host.SetSession(protoSession(&id), states)
 	a.bridge.Notify(agent.LifecycleEvent{Name: "session_start", Session: &id})
-	if a.sess.Len() > 0 {
-		a.bridge.Notify(agent.LifecycleEvent{Name: "session_opened", Session: &id})
-	}
+	// session_opened comes for a new session too, with no state, so that
+	// an extension that keeps state per session always learns which
+	// session it is in and what (if anything) to restore.
+	a.bridge.Notify(agent.LifecycleEvent{Name: "session_opened", Session: &id})
 }
 
 // Close shuts extensions down and closes the session.

@@ -66,7 +66,13 @@ func (a *App) NewSession() error {
 			return fmt.Errorf("new session: %w", err)
 		}
 	}
-	return a.replaceSession(s, "session_start")
+	if err := a.replaceSession(s, "session_start"); err != nil {
+		return err
+	}
+	// The new session has no state: extensions restoring on
+	// session_opened reset (see Start).
+	a.notifySession("session_opened")
+	return nil
 }
 
 // ResumeSession opens the saved session id (or a unique prefix of it).
