@@ -109,6 +109,18 @@ type listOverlay struct {
 	onCancel func(u *ui)
 	// keep leaves the list open after a choice.
 	keep bool
+	// outer is the overlay that wraps this list on the stack (the theme
+	// picker's previewList), which closing must remove; nil: the list
+	// itself is on the stack.
+	outer overlay
+}
+
+// self is what the overlay stack holds for l.
+func (l *listOverlay) self() overlay {
+	if l.outer != nil {
+		return l.outer
+	}
+	return l
 }
 
 func (l *listOverlay) key(u *ui, k tui.Key) {
@@ -116,13 +128,13 @@ func (l *listOverlay) key(u *ui, k tui.Key) {
 	case tui.ListChoose:
 		it, ok := l.Current()
 		if !l.keep {
-			u.closeOverlay(l)
+			u.closeOverlay(l.self())
 		}
 		if ok && l.choose != nil {
 			l.choose(u, it)
 		}
 	case tui.ListCancel:
-		u.closeOverlay(l)
+		u.closeOverlay(l.self())
 		if l.onCancel != nil {
 			l.onCancel(u)
 		}

@@ -108,7 +108,9 @@ func (u *ui) openThemes() {
 		u.applyTheme()
 	}
 	lo.side = func(u *ui, it tui.ListItem, dir int) {}
-	u.openOverlay(&previewList{listOverlay: lo})
+	pl := &previewList{listOverlay: lo}
+	lo.outer = pl
+	u.openOverlay(pl)
 }
 
 // previewList is the theme picker: moving the selection shows the theme.
