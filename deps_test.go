@@ -27,16 +27,17 @@ var importPolicy = map[string][]string{
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
-	"tui/interactive": {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
+	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
-	"agent/app": {"agent", "agent/session", "agent/skills", "agent/tools", "host", "proto", "provider"},
+	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "host", "proto", "provider"},
 
 	// The agent and what it runs.
-	"agent":         {"agent/session", "agent/tools", "provider"},
-	"agent/session": {"provider"},
-	"agent/skills":  {},
-	"agent/tools":   {"agent/skills", "provider"},
+	"agent":             {"agent/permissions", "agent/session", "agent/tools", "provider"},
+	"agent/permissions": {},
+	"agent/session":     {"provider"},
+	"agent/skills":      {},
+	"agent/tools":       {"agent/skills", "provider"},
 
 	// The extension host, the SDK and zut ext.
 	"proto":       {},
