@@ -25,7 +25,7 @@ var importPolicy = map[string][]string{
 	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "provider"},
 
 	// The modes.
-	"agent/printmode": {"agent/app", "agent", "proto"},
+	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
 	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/agent/tools"
@@ -35,6 +36,7 @@ type App struct {
 	bridge *extBridge
 	skills *skills.Index
 	tools  []tools.Tool
+	rules  *permissions.Set
 	agent  *agent.Agent
 	ui     *uiSwitch // where extension chrome goes; the mode sets the target
 
@@ -113,11 +115,12 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, err
 	}
 
+	a.rules = a.loadRules()
 	cfg := agent.Config{
 		System:    system,
 		Tools:     a.tools,
 		Store:     agent.SessionStore{S: a.sess},
-		Policy:    agent.Policy{Yolo: o.Yolo, DenyMutating: o.NoYolo, Interactive: f.Interactive},
+		Policy:    a.policy(a.rules),
 		MaxSteps:  o.MaxSteps,
 		Emit:      emit,
 		Reasoning: provider.Reasoning{},

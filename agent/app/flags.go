@@ -5,6 +5,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/zut-go/zut/agent/permissions"
 )
 
 // stringList is a repeatable string flag.
@@ -66,6 +68,8 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
+	fs.Var((*stringList)(&o.Allow), "allow", "run the tool calls RULE matches without asking (repeatable)")
+	fs.Var((*stringList)(&o.Deny), "deny", "refuse the tool calls RULE matches (repeatable)")
 	fs.BoolVar(&o.ListModels, "list-models", false, "list known models and exit")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.Help, "help", false, "show help")
@@ -130,6 +134,16 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	}
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")
+	}
+	for _, f := range []struct {
+		name  string
+		rules []string
+	}{{"allow", o.Allow}, {"deny", o.Deny}} {
+		for _, text := range f.rules {
+			if _, err := permissions.ParseRule(text, permissions.Allow, permissions.SourceFlag); err != nil {
+				return o, Usagef("--%s: %v", f.name, err)
+			}
+		}
 	}
 	if o.MaxSteps < 0 {
 		return o, Usagef("--max-steps must be 0 or more, got %d", o.MaxSteps)

@@ -32,6 +32,13 @@ type Options struct {
 	Help               bool
 	Prompt             []string
 
+	// Allow and Deny are permission rules for this run (--allow, --deny):
+	// "bash(go test *)", "edit(docs/**)", "read".
+	Allow, Deny []string
+	// TrustProject says the user trusts the project: the allow rules of
+	// its .zut/settings.json apply (not a flag; the trust store sets it).
+	TrustProject bool
+
 	// --json and --rpc, the original zut's spellings of --mode json and
 	// --mode rpc.
 	jsonAlias, rpcAlias bool

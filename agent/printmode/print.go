@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,8 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 		last    string
 		notices []string
 	)
+	cwd, _ := os.Getwd()
+	dim := dimmer(e)
 	emit := func(ev agent.Event) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -37,6 +40,8 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 			if t := visibleText(ev.Content); t != "" {
 				last = t
 			}
+		case agent.ToolCall:
+			dim(e.Stderr, toolLine(ev, cwd))
 		case agent.Notice:
 			notices = append(notices, ev.Message)
 			fmt.Fprintf(e.Stderr, "zut: %s\n", noticeText(ev))
