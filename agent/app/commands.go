@@ -33,6 +33,7 @@ var Builtins = []Builtin{
 	{Name: "model", Help: "switch the model (/model provider/name)"},
 	{Name: "reasoning", Help: "set the reasoning level: off, low, medium, high"},
 	{Name: "settings", Help: "theme, terminal alerts, auto-compaction and more", Terminal: true},
+	{Name: "permissions", Help: "list the permission rules (allow, ask, deny) and remove them", Terminal: true},
 	{Name: "clear", Help: "start a new conversation and clear the screen"},
 	{Name: "compact", Help: "summarise the conversation to free context (/compact [focus])"},
 	{Name: "fork", Help: "start a new branch from an earlier message"},

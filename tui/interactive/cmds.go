@@ -61,6 +61,8 @@ func (u *ui) command(line string) {
 		}
 	case "settings":
 		u.openSettings()
+	case "permissions":
+		u.openPermissions()
 	case "theme":
 		if args == "" {
 			u.openThemes()

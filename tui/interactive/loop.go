@@ -332,6 +332,9 @@ func (u *ui) render(force bool) {
 // animating reports whether something on screen moves by itself: the
 // spinner of a running prompt, job, tool or side question.
 func (u *ui) animating() bool {
+	if act := u.chat.Activity(); act != nil && act.Waiting {
+		return u.btw != nil && !u.btw.done
+	}
 	return u.chat.Activity() != nil || (u.btw != nil && !u.btw.done)
 }
 

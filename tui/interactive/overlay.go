@@ -2,6 +2,7 @@ package interactive
 
 import (
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/tui"
 )
 
@@ -58,17 +59,41 @@ type confirmOverlay struct {
 	*tui.Confirm
 	id    string
 	reply chan agent.ConfirmAnswer
+	// rule is what "always allow" saves: the call's tool and a pattern
+	// for calls like it, in this project.
+	rule permissions.Rule
 }
 
-// openConfirm shows the confirmation dialog for req. The agent already
-// told extensions (tool_confirmation_requested) before asking.
+// openConfirm shows the confirmation dialog for req, with the change a
+// write or edit would make. The agent already told extensions
+// (tool_confirmation_requested) before asking.
 func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswer) {
 	if u.quit {
 		reply <- agent.ConfirmAnswer{Reason: "zut is exiting"}
 		return
 	}
-	u.openOverlay(&confirmOverlay{Confirm: &tui.Confirm{Tool: req.Name, Preview: req.Preview}, id: req.ToolID, reply: reply})
+	cwd := ""
+	if u.app != nil {
+		cwd = u.app.CWD()
+	}
+	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
+	d := &tui.Confirm{Tool: req.Name, Preview: req.Preview, Always: "Always allow " + rule.String() + " in this project"}
+	if c := req.Change; c != nil && !c.Truncated {
+		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
+	}
+	u.openOverlay(&confirmOverlay{Confirm: d, id: req.ToolID, reply: reply, rule: rule})
+	u.chat.ToolWaiting(req.ToolID, true)
 	u.alert("confirm")
+}
+
+// waiting reports whether a confirmation waits for the user.
+func (u *ui) waiting() bool {
+	for _, o := range u.ovs {
+		if _, ok := o.(*confirmOverlay); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // closeConfirm drops the dialog of tool call id (the turn was
@@ -77,6 +102,7 @@ func (u *ui) closeConfirm(id string) {
 	for _, o := range u.ovs {
 		if c, ok := o.(*confirmOverlay); ok && c.id == id {
 			u.closeOverlay(c)
+			u.chat.ToolWaiting(id, false)
 			return
 		}
 	}
@@ -88,6 +114,18 @@ func (c *confirmOverlay) key(u *ui, k tui.Key) {
 		return
 	}
 	u.closeOverlay(c)
+	u.chat.ToolWaiting(c.id, false)
+	if choice.Always {
+		// Calls like this one run without asking from now on, in this
+		// project: the rule is saved in config.json (/permissions lists
+		// and removes it).
+		if err := u.app.AddRule(c.rule); err != nil {
+			u.chat.AddNotice("error", "", "save the permission rule: "+err.Error())
+		} else {
+			u.chat.AddNotice("success", "", "allowed from now on in this project: "+c.rule.String()+" (/permissions lists the rules)")
+		}
+		choice.Always = false
+	}
 	c.reply <- agent.ConfirmAnswer{Allow: choice.Allow, Always: choice.Always, Reason: choice.Reason}
 }
 

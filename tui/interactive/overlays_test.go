@@ -60,6 +60,7 @@ func overlayCases() []overlayCase {
 		{name: "sessions", command: "/sessions", wait: "Sessions"},
 		{name: "fork", command: "/fork", wait: "Fork from"},
 		{name: "tree", command: "/tree", wait: "Session tree"},
+		{name: "permissions", command: "/permissions", wait: "Permissions"},
 		{name: "confirm", open: func(h *uiHarness) {
 			reply := make(chan agent.ConfirmAnswer, 1)
 			args, _ := json.Marshal(map[string]any{"command": "ls", "timeout": 5})
