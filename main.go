@@ -63,8 +63,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "version":
 			return printVersion(env)
 		}
+		if err := typoCommand(args); err != nil {
+			return err
+		}
 	}
 	return runAgent(ctx, env, args)
+}
+
+// commands are the subcommands of zut.
+var commands = []string{"ext", "sessions", "rpc", "help", "version"}
+
+// typoCommand reports a lone first word that is a typo of a subcommand
+// ("zut sesions") instead of sending it to the model as a prompt.
+func typoCommand(args []string) error {
+	w := args[0]
+	if strings.HasPrefix(w, "-") || strings.ContainsAny(w, " \t\n") {
+		return nil
+	}
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return nil // more words: a prompt
+		}
+	}
+	if near := app.Nearest(w, commands); near != "" {
+		return app.Usagef("unknown command %q (did you mean zut %s?); zut help lists the commands, and zut -- %s sends it as a prompt", w, near, w)
+	}
+	return nil
 }
 
 // runAgent runs the main command in the mode the flags and the terminal
@@ -229,6 +253,9 @@ func runHelp(e *app.Env, args []string) error {
 			names = append(names, k)
 		}
 		sort.Strings(names)
+		if near := app.Nearest(args[0], append(names, "flags")); near != "" {
+			return app.Usagef("no help topic %q (did you mean zut help %s?); topics: flags, %s", args[0], near, strings.Join(names, ", "))
+		}
 		return app.Usagef("no help topic %q; topics: flags, %s", args[0], strings.Join(names, ", "))
 	}
 	_, err := fmt.Fprint(e.Stdout, text)

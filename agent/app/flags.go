@@ -78,15 +78,14 @@ func (o *Options) Register(fs *flag.FlagSet) {
 
 // ParseOptions parses the main command line with the flag package. Flags
 // may follow the prompt ("zut -p hi --model x" and "zut --model x -p hi"
-// both work). Flag errors are written to out; usage (which may be nil) is
-// called for -h and for a flag error.
+// both work). -h and --help set Help. A flag error is a usage error that
+// names the flag, suggests the one meant and says where help is (out and
+// usage are no longer written to; they are kept for the callers).
 func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	var o Options
 	fs := flag.NewFlagSet("zut", flag.ContinueOnError)
-	fs.SetOutput(out)
-	if usage != nil {
-		fs.Usage = usage
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	o.Register(fs)
 	rest := joinResumeID(args)
 	for {
@@ -95,7 +94,7 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 				o.Help = true
 				return o, nil
 			}
-			return o, ErrUsageSilent
+			return o, FlagError(fs, err, "zut --help lists the flags")
 		}
 		consumed := len(rest) - len(fs.Args())
 		if consumed > 0 && rest[consumed-1] == "--" {

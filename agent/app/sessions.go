@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,15 +29,15 @@ Resume one with: zut -r <id>
 // sessions of the working directory (of every directory with --all).
 func Sessions(ctx context.Context, e *Env, args []string) error {
 	fs := flag.NewFlagSet("zut sessions", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
+	fs.SetOutput(io.Discard)
 	all := fs.Bool("all", false, "list the sessions of every directory")
 	asJSON := fs.Bool("json", false, "print JSON")
-	fs.Usage = func() { fmt.Fprint(e.Stderr, SessionsHelp) }
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
+			fmt.Fprint(e.Stdout, SessionsHelp)
 			return nil
 		}
-		return ErrUsageSilent
+		return FlagError(fs, err, "zut help sessions")
 	}
 	if fs.NArg() > 0 {
 		return Usagef("zut sessions takes no arguments, got %q", fs.Arg(0))
