@@ -185,7 +185,12 @@ func (a *App) openSession() error {
 		s        *session.Session
 		warnings []session.Warning
 		err      error
+		created  bool // a new file: a failed --fork removes it
 	)
+	newSession := func() {
+		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		created = err == nil
+	}
 	switch {
 	case o.NoSession || (a.front.MemorySession && !o.Continue && !o.ResumeSet && o.SessionPath == ""):
 		s = session.NewMemory(a.cwd, opts...)
@@ -193,11 +198,13 @@ func (a *App) openSession() error {
 		s, warnings, err = session.Open(o.SessionPath, opts...)
 		if errors.Is(err, os.ErrNotExist) {
 			s, err = session.CreateFile(o.SessionPath, a.cwd, opts...)
+			created = err == nil
 		}
 	case o.Continue:
 		s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 		if errors.Is(err, session.ErrNotFound) {
-			s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+			fmt.Fprintf(a.env.Stderr, "zut: no session to continue in %s; starting a new one\n", a.cwd)
+			newSession()
 		}
 	case o.ResumeSet:
 		if o.Resume == "" {
@@ -205,15 +212,19 @@ func (a *App) openSession() error {
 				// The interactive UI offers a picker; start from the latest.
 				s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 				if errors.Is(err, session.ErrNotFound) {
-					s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+					newSession()
 				}
 				break
 			}
-			return Usagef("--resume needs a session id here (zut sessions lists them)")
+			return Usagef("--resume needs a session id or a unique prefix of one here (zut sessions lists them)")
 		}
-		s, warnings, err = session.Resume(a.SessionsDir(), o.Resume, opts...)
+		info, ferr := a.findSession(o.Resume)
+		if ferr != nil {
+			return ferr
+		}
+		s, warnings, err = session.Open(info.Path, opts...)
 	default:
-		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		newSession()
 	}
 	if err != nil {
 		return fmt.Errorf("open session: %w", err)
@@ -223,8 +234,12 @@ func (a *App) openSession() error {
 	}
 	if o.Fork != "" {
 		if err := s.Fork(o.Fork); err != nil {
+			path := s.Path()
 			s.Close()
-			return fmt.Errorf("--fork: %w (zut sessions shows sessions; the entry ids are in the session file)", err)
+			if created {
+				os.Remove(path)
+			}
+			return fmt.Errorf("--fork: %w; zut sessions --tree %s shows the entry ids", err, s.ID())
 		}
 	}
 	a.sess = s

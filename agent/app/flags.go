@@ -162,8 +162,10 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	return o, nil
 }
 
-// sessionIDLike matches what -r takes as a session id rather than a prompt.
-var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]{3,}$`)
+// sessionIDLike matches what -r takes as a session id (or a prefix of
+// one, two characters or more) rather than a prompt: hex digits and
+// dashes ("zut -r f6"). A prompt that looks like one goes after --.
+var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`)
 
 // joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
 // like a session id (or prefix), because the flag package cannot give a

@@ -75,7 +75,11 @@ func (a *App) ResumeSession(id string) error {
 	if a.agent.Busy() {
 		return agent.ErrBusy
 	}
-	s, warnings, err := session.Resume(a.SessionsDir(), id, session.WithVersion(Version))
+	info, err := a.findSession(id)
+	if err != nil {
+		return err
+	}
+	s, warnings, err := session.Open(info.Path, session.WithVersion(Version))
 	if err != nil {
 		return fmt.Errorf("resume session: %w", err)
 	}

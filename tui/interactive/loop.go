@@ -109,8 +109,8 @@ type ui struct {
 	ov        overlay   // the top of ovs
 	ovs       []overlay // open dialogs, newest last
 	btw       *btwState
-	shellCtx  []string          // !cmd outputs to send with the next prompt
-	withShell map[string]int    // prompts sent with shell output: how many commands
+	shellCtx  []string       // !cmd outputs to send with the next prompt
+	withShell map[string]int // prompts sent with shell output: how many commands
 	lastCtrlC time.Time
 	answer    string // the last answer, for /copy
 	files     *tui.FileIndex
