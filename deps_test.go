@@ -22,12 +22,12 @@ import (
 // assembles the agent, the host and the providers and imports no mode;
 // below them proto, provider and the renderer tui import nothing of zut.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "provider"},
+	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "provider", "provider/authcmd"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
-	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
+	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "provider/authcmd", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
 	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "host", "proto", "provider"},
@@ -47,6 +47,7 @@ var importPolicy = map[string][]string{
 
 	// Models.
 	"provider":                            {},
+	"provider/authcmd":                    {"provider"},
 	"provider/providertest":               {"provider"},
 	"provider/providertest/cmd/fakemodel": {"provider/providertest"},
 

@@ -36,6 +36,7 @@ import (
 	"github.com/zut-go/zut/agent/rpcmode"
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/provider"
+	"github.com/zut-go/zut/provider/authcmd"
 	"github.com/zut-go/zut/tui/interactive"
 )
 
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				Getenv: env.Getenv, Home: env.Home(), Version: app.Version}, args[1:])
 		case "sessions":
 			return app.Sessions(ctx, env, args[1:])
+		case "auth":
+			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
 		case "help":
@@ -71,7 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "sessions", "rpc", "help", "version"}
+var commands = []string{"ext", "sessions", "auth", "rpc", "help", "version"}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -222,6 +225,7 @@ Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 // helpTopics are the texts of zut help TOPIC.
 var helpTopics = map[string]string{
 	"ext":      extcmd.Help,
+	"auth":     authcmd.Help,
 	"sessions": app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode
 

@@ -258,6 +258,9 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 	}
 	if prefix, rest, ok := strings.Cut(modelID, "/"); ok {
 		p, isProvider := cat.provider(prefix)
+		if isProvider && rest == "" {
+			return p, "", nil // "anthropic/": the provider's default model
+		}
 		if isProvider && rest != "" {
 			if _, known := cat.model(p.Name, modelID); !known {
 				return p, rest, nil

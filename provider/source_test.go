@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,5 +97,18 @@ func TestUnknownProviderPrefix(t *testing.T) {
 	}
 	if _, err := Resolve(context.Background(), Options{Model: "foo/bar", BaseURL: "http://127.0.0.1:1/v1", Getenv: env, Probe: fakeProbe(nil)}); err != nil {
 		t.Errorf("Resolve(-m foo/bar --base-url) = %v, want the id sent as given", err)
+	}
+}
+
+// TestAuthUnknownField: a typo in auth.json is reported, as in
+// models.json, naming the provider and the field.
+func TestAuthUnknownField(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(AuthPath(home), []byte(`{"anthropic": {"apikey": "sk-ant-x"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Resolve(context.Background(), Options{Home: home, Provider: "anthropic", Probe: fakeProbe(nil)})
+	if err == nil || !strings.Contains(err.Error(), `auth.json: anthropic: json: unknown field "apikey"`) {
+		t.Errorf("Resolve with a typo in auth.json = %v, want the unknown field named", err)
 	}
 }

@@ -166,7 +166,9 @@ func (a *App) SetModel(ctx context.Context, spec string) (*provider.Resolved, er
 		o.Provider = a.opts.Provider
 	}
 	o.BaseURL = ""
-	if a.resolved != nil && o.Provider == a.resolved.Provider.Name {
+	prefix, _, _ := strings.Cut(spec, "/")
+	if a.resolved != nil && (o.Provider == a.resolved.Provider.Name || o.Provider == "" && prefix == a.resolved.Provider.Name) {
+		// The same provider keeps --base-url.
 		o.BaseURL = a.opts.BaseURL
 	}
 	res, err := provider.Resolve(ctx, o)

@@ -63,6 +63,8 @@ func (u *ui) command(line string) {
 		u.openSettings()
 	case "permissions":
 		u.openPermissions()
+	case "login":
+		u.login(args)
 	case "theme":
 		if args == "" {
 			u.openThemes()

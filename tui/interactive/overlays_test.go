@@ -26,8 +26,8 @@ type overlayCase struct {
 	open    func(h *uiHarness)
 	// wait is text the open dialog shows.
 	wait string
-	// enterKeeps says Enter changes a setting and leaves the dialog open
-	// (/settings); Esc still closes it.
+	// enterKeeps says Enter leaves a dialog open: /settings changes the
+	// setting, /login opens the key prompt. Esc still closes it.
 	enterKeeps bool
 }
 
@@ -61,6 +61,8 @@ func overlayCases() []overlayCase {
 		{name: "fork", command: "/fork", wait: "Fork from"},
 		{name: "tree", command: "/tree", wait: "Session tree"},
 		{name: "permissions", command: "/permissions", wait: "Permissions"},
+		{name: "login", command: "/login", wait: "Save an API key", enterKeeps: true},
+		{name: "login-key", command: "/login anthropic", wait: "API key for anthropic"},
 		{name: "confirm", open: func(h *uiHarness) {
 			reply := make(chan agent.ConfirmAnswer, 1)
 			args, _ := json.Marshal(map[string]any{"command": "ls", "timeout": 5})
