@@ -37,3 +37,30 @@ func plainRows(dump string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestUISessionPath: /session prints the file's path on a line of its
+// own, unindented and unbroken when it fits.
+func TestUISessionPath(t *testing.T) {
+	h := startUI(t, uiOptions{width: 200, height: 24, replies: []providertest.Reply{{Text: "ok"}}})
+	h.idle()
+	h.typeText("hi")
+	h.send("\r")
+	h.waitText("ok")
+	h.idle()
+	h.typeText("/session")
+	h.send("\r")
+	h.waitText("messages:")
+	h.idle()
+	var path string
+	h.do(func(u *ui) { path = u.app.Session().Path() })
+	rows := strings.Split(plainRows(h.screen(true)), "\n")
+	found := false
+	for _, r := range rows {
+		if r == path {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no row of /session is the path %s alone:\n%s", path, h.screen(true))
+	}
+}
