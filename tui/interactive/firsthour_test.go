@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zut-go/zut/provider/providertest"
+	"github.com/zut-go/zut/tui/ansi"
 )
 
 // TestUINarrowingKeepsPrompts: after the terminal narrows and rewraps
@@ -62,5 +63,41 @@ func TestUISessionPath(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no row of /session is the path %s alone:\n%s", path, h.screen(true))
+	}
+}
+
+func TestHyperlinks(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"TERM": "xterm-256color"}, false},
+		{map[string]string{"TERM": "xterm-kitty"}, true},
+		{map[string]string{"TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"}, true},
+		{map[string]string{"TERM": "xterm-256color", "VTE_VERSION": "7600"}, true},
+		{map[string]string{"TERM": "xterm-256color", "VTE_VERSION": "4800"}, false},
+		{map[string]string{"TERM": "tmux-256color", "TMUX": "/tmp/tmux-1/default,1,0", "TERM_PROGRAM": "tmux"}, false},
+		{map[string]string{"TERM": "xterm-kitty", "TMUX": "/tmp/tmux-1/default,1,0"}, false},
+		{map[string]string{"TERM": "screen-256color"}, false},
+		{map[string]string{"TERM": "linux"}, false},
+	}
+	for _, tc := range tests {
+		if got := hyperlinks(func(k string) string { return tc.env[k] }, ansi.ProfileANSI256); got != tc.want {
+			t.Errorf("hyperlinks(%v) = %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}
+
+// TestUILinkURLShown: where OSC 8 is not known to work (tmux, here), a
+// markdown link shows its URL after the text.
+func TestUILinkURLShown(t *testing.T) {
+	h := startUI(t, uiOptions{profile: ansi.ProfileANSI256, vars: map[string]string{"TMUX": "/tmp/tmux-1/default,1,0", "TERM": "tmux-256color"},
+		replies: []providertest.Reply{{Text: "See [the docs](https://example.com/docs) for more."}}})
+	h.idle()
+	h.typeText("where?")
+	h.send("\r")
+	h.waitText("for more.")
+	if s := h.screen(true); !strings.Contains(s, "See the docs (https://example.com/docs) for more.") {
+		t.Errorf("the link lost its URL:\n%s", s)
 	}
 }

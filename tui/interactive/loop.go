@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
 	"github.com/zut-go/zut/tui/ansi"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -176,18 +177,26 @@ func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home st
 	return u
 }
 
-// hyperlinks reports whether links can be OSC 8 hyperlinks: terminals
-// that do not know them ignore them, except the Linux console and GNU
-// screen, which show them as text.
+// hyperlinks reports whether links can be OSC 8 hyperlinks, which show
+// only their text: only where the terminal is known to support them.
+// Elsewhere (tmux 3.3 and screen drop them, the Linux console shows them
+// as garbage) the markdown renderer prints the URL after the text.
 func hyperlinks(getenv func(string) string, p ansi.Profile) bool {
 	term := getenv("TERM")
 	switch {
-	case p == ansi.ProfileNone, term == "linux":
-		return false
-	case strings.HasPrefix(term, "screen") && getenv("TMUX") == "":
+	case p == ansi.ProfileNone, term == "linux", getenv("TMUX") != "", strings.HasPrefix(term, "screen"), strings.HasPrefix(term, "tmux"):
 		return false
 	}
-	return true
+	switch getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "vscode", "ghostty", "Tabby", "rio":
+		return true
+	}
+	if v, err := strconv.Atoi(getenv("VTE_VERSION")); err == nil && v >= 5000 {
+		return true // GNOME Terminal, Tilix, Terminator ...
+	}
+	return strings.Contains(term, "kitty") || getenv("KITTY_WINDOW_ID") != "" ||
+		strings.HasPrefix(term, "foot") || term == "alacritty" || term == "xterm-ghostty" ||
+		getenv("WT_SESSION") != "" || getenv("KONSOLE_VERSION") != ""
 }
 
 // setPlaceholder sets the editor's hint for the current state.
