@@ -194,6 +194,7 @@ func (u *ui) clearNow() {
 	u.shellCtx = nil
 	u.answer = ""
 	u.turn = turnStats{}
+	u.costBase = 0
 	u.closeBTW()
 	if !u.plain {
 		u.screen.Clear()
@@ -217,6 +218,7 @@ func (u *ui) newNow() {
 	}
 	u.chat.Clear()
 	u.turn = turnStats{}
+	u.costBase = 0
 	u.answer = ""
 	u.chat.AddNotice("info", "", "new conversation")
 }

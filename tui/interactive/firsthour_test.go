@@ -1,8 +1,12 @@
 package interactive
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zut-go/zut/agent/session"
+	"github.com/zut-go/zut/provider"
 
 	"github.com/zut-go/zut/provider/providertest"
 	"github.com/zut-go/zut/tui/ansi"
@@ -99,5 +103,31 @@ func TestUILinkURLShown(t *testing.T) {
 	h.waitText("for more.")
 	if s := h.screen(true); !strings.Contains(s, "See the docs (https://example.com/docs) for more.") {
 		t.Errorf("the link lost its URL:\n%s", s)
+	}
+}
+
+// TestUIResumeKeepsUsage: after /resume the footer shows the resumed
+// conversation's context use and cost, saved with its answers.
+func TestUIResumeKeepsUsage(t *testing.T) {
+	var id string
+	h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+		s, err := session.Create(filepath.Join(h.zut, "sessions"), filepath.Join(h.home, "proj"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = s.ID()
+		s.AppendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{provider.TextBlock("an older question")}}, session.Meta{})
+		s.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: []provider.Block{provider.TextBlock("an older answer")}},
+			session.Meta{Usage: &provider.Usage{Input: 40000, CacheRead: 10000, Output: 300, CostUSD: 0.12}})
+		s.Close()
+	}})
+	h.idle()
+	h.typeText("/resume " + id[:6])
+	h.send("\r")
+	h.waitText("resumed:")
+	h.idle()
+	footer := h.screen(false)
+	if !strings.Contains(footer, "ctx 25%") || !strings.Contains(footer, "$0.12") {
+		t.Errorf("the footer after /resume lacks the context use and cost:\n%s", footer)
 	}
 }

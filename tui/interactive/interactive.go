@@ -139,6 +139,7 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	u.refreshKeys()
 	u.showHeader()
 	u.replay()
+	u.restoreUsage()
 	if o.ResumeSet && o.Resume == "" {
 		u.openSessions(true)
 	}

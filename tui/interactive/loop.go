@@ -103,6 +103,7 @@ type ui struct {
 	// conversation state
 	busy      bool // a prompt runs
 	turn      turnStats
+	costBase  float64 // the cost saved in the session before this run
 	queue     []queued
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time

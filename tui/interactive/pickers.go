@@ -212,6 +212,7 @@ func (u *ui) switchTo(id string, fork bool) {
 	u.chat.Clear()
 	u.chat.AddNotice("success", "", "switched branch")
 	u.replay()
+	u.restoreUsage()
 }
 
 // openSessions shows the saved sessions of this directory. At startup
@@ -273,4 +274,5 @@ func (u *ui) resumeNow(id string) {
 	}
 	u.chat.AddNotice("success", "", "resumed: "+title)
 	u.replay()
+	u.restoreUsage()
 }
