@@ -1,6 +1,7 @@
 package interactive
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,5 +130,23 @@ func TestUIResumeKeepsUsage(t *testing.T) {
 	footer := h.screen(false)
 	if !strings.Contains(footer, "ctx 25%") || !strings.Contains(footer, "$0.12") {
 		t.Errorf("the footer after /resume lacks the context use and cost:\n%s", footer)
+	}
+}
+
+// TestUIStartupWarningsBelowHeader: problems with the settings and the
+// theme files show under the startup header, not above it.
+func TestUIStartupWarningsBelowHeader(t *testing.T) {
+	h := startUI(t, uiOptions{setup: func(h *uiHarness) {
+		os.MkdirAll(filepath.Join(h.zut, "themes"), 0o755)
+		os.WriteFile(filepath.Join(h.zut, "themes", "broken.json"), []byte("{"), 0o644)
+		os.WriteFile(filepath.Join(h.zut, "config.json"), []byte(`{"thinking": "loud"}`), 0o644)
+	}})
+	h.idle()
+	s := plainRows(h.screen(true))
+	header := strings.Index(s, "ctrl+c twice to exit")
+	theme := strings.Index(s, "broken.json")
+	settings := strings.Index(s, "thinking")
+	if header < 0 || theme < header || settings < header {
+		t.Errorf("warnings are not below the header (header at %d, theme at %d, settings at %d):\n%s", header, theme, settings, s)
 	}
 }

@@ -104,6 +104,10 @@ type ui struct {
 	busy      bool // a prompt runs
 	turn      turnStats
 	costBase  float64 // the cost saved in the session before this run
+	// early are notes from before the startup header was shown (settings
+	// and theme problems, the app's warnings): they go below it.
+	early       []tui.Note
+	headerShown bool
 	queue     []queued
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time
