@@ -1,11 +1,15 @@
 package interactive
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zut-go/zut/agent/app"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/provider"
 
@@ -148,5 +152,45 @@ func TestUIStartupWarningsBelowHeader(t *testing.T) {
 	settings := strings.Index(s, "thinking")
 	if header < 0 || theme < header || settings < header {
 		t.Errorf("warnings are not below the header (header at %d, theme at %d, settings at %d):\n%s", header, theme, settings, s)
+	}
+}
+
+// TestUIDumbTerminalPrompt: on a dumb terminal (cooked, echoing), zut
+// shows "› " when it waits for a line, and its next output starts on a
+// line of its own.
+func TestUIDumbTerminalPrompt(t *testing.T) {
+	srv := providertest.NewServer(providertest.Reply{Text: "A plain answer."})
+	defer srv.Close()
+	base := t.TempDir()
+	t.Chdir(base)
+	inR, inW := io.Pipe()
+	var out plainOutput
+	vars := map[string]string{"ZUT_HOME": filepath.Join(base, "zut"), "HOME": base, "TERM": "dumb", "ANTHROPIC_API_KEY": "k"}
+	e := &app.Env{Stdin: inR, Stdout: &out, Stderr: io.Discard, Getenv: func(k string) string { return vars[k] }}
+	opts, err := app.ParseOptions([]string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", srv.URL, "--no-extensions"}, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- runUI(context.Background(), e, opts, uiConfig{in: inR, out: &out, plainEcho: true}) }()
+	waitOut := func(what string, cond func(string) bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !cond(out.String()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; output:\n%q", what, out.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitOut("the first prompt", func(s string) bool { return strings.HasSuffix(s, "ctrl+c twice to exit\n› ") })
+	io.WriteString(inW, "hello there\n")
+	waitOut("the prompt after the answer", func(s string) bool { return strings.HasSuffix(s, "A plain answer.\n› ") })
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("runUI = %v", err)
+	}
+	if got := out.String(); strings.Contains(got, "\x1b") || strings.Contains(got, "› › ") || !strings.Contains(got, "A plain answer.\n› \nzut -r ") {
+		t.Errorf("output has escapes, a doubled prompt, or no line end before the exit message:\n%q", got)
 	}
 }

@@ -45,6 +45,9 @@ type uiConfig struct {
 	// started, when set, is called on the UI goroutine once the loop is
 	// about to run (tests keep the ui to post work to it).
 	started func(*ui)
+	// plainEcho makes a plain screen on pipes act as on a cooked
+	// terminal, which echoes the lines typed (tests).
+	plainEcho bool
 }
 
 // runUI sets up the terminal, the app and the UI loop, runs the loop until
@@ -94,6 +97,9 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 
 	u := newUI(ctx, e, o, cfg, home, st, profile, caps, plain, width, height)
 	defer u.cancel()
+	if ps, ok := u.screen.(*plainScreen); ok {
+		ps.echo = term.IsTerminal() || cfg.plainEcho
+	}
 	if stErr != nil {
 		u.earlyNote("warn", stErr.Error())
 	}

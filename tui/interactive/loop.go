@@ -327,6 +327,9 @@ func (u *ui) render(force bool) {
 	}
 	u.updateActivity()
 	u.updateFooter()
+	if ps, ok := u.screen.(*plainScreen); ok {
+		ps.wait = u.app != nil && !u.busy && u.job == nil && u.ov == nil && !u.quit
+	}
 	f := u.chat.Frame(u.now())
 	if len(f.Commit) > 0 {
 		u.screen.Commit(f.Commit...)
