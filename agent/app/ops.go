@@ -20,8 +20,12 @@ import (
 // may run while a prompt runs unless it says so; they return agent.ErrBusy.
 
 // Prompt runs one Prompt and names the session after its first Prompt.
+// A prompt sent with no model configured names nothing: it gets no
+// answer, and the first one that does should name the session.
 func (a *App) Prompt(ctx context.Context, in agent.Input) error {
-	a.NameAfter(in.Text)
+	if a.agent.Model().ID != "" {
+		a.NameAfter(in.Text)
+	}
 	return a.agent.Prompt(ctx, in)
 }
 

@@ -194,3 +194,28 @@ func TestUIDumbTerminalPrompt(t *testing.T) {
 		t.Errorf("output has escapes, a doubled prompt, or no line end before the exit message:\n%q", got)
 	}
 }
+
+// TestUISettingsColumn: /settings shows its values in one column.
+func TestUISettingsColumn(t *testing.T) {
+	h := startUI(t, uiOptions{width: 90, height: 24})
+	h.idle()
+	h.typeText("/settings")
+	h.send("\r")
+	h.waitText("Terminal alerts")
+	h.sync()
+	col := -1
+	for _, row := range strings.Split(plainRows(h.screen(false)), "\n") {
+		for _, v := range []string{"auto", "on", "85% of the context", "collapsed", "automatic", "10 lines"} {
+			if i := strings.Index(row, "  "+v); i >= 0 && strings.Contains(row, "│") {
+				c := len([]rune(row[:i]))
+				if col >= 0 && c != col {
+					t.Fatalf("the value %q starts at column %d, others at %d:\n%s", v, c, col, h.screen(false))
+				}
+				col = c
+			}
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no values found:\n%s", h.screen(false))
+	}
+}

@@ -3,6 +3,7 @@ package interactive
 import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"path/filepath"
 
 	"github.com/zut-go/zut/tui"
@@ -24,7 +25,7 @@ func (u *ui) settingsItems() []tui.ListItem {
 	if model == "" {
 		model = "automatic"
 	}
-	return []tui.ListItem{
+	items := []tui.ListItem{
 		{Label: "Theme", Detail: u.st.Theme, Value: "theme"},
 		{Label: "Terminal alerts", Detail: onOff(u.st.TerminalAlerts), Value: "alerts"},
 		{Label: "Auto-compact at", Detail: ac, Value: "compact"},
@@ -32,6 +33,15 @@ func (u *ui) settingsItems() []tui.ListItem {
 		{Label: "Default model", Detail: model + " (enter: use the current one)", Value: "model"},
 		{Label: "Collapse pastes over", Detail: fmt.Sprintf("%d lines", u.st.PasteLines), Value: "paste"},
 	}
+	// The values line up in a column.
+	w := 0
+	for _, it := range items {
+		w = max(w, ansi.StringWidth(it.Label))
+	}
+	for i := range items {
+		items[i].Label = ansi.PadRight(items[i].Label, w)
+	}
+	return items
 }
 
 // openSettings shows the settings; Enter, Left and Right change the
