@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -335,14 +336,19 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 	return nil, "", errors.New("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or another provider's key, see zut --list-models), save a key in auth.json, or start Ollama or llama.cpp (nothing answered at " + strings.Join(tried, ", ") + ")")
 }
 
-// ParseReasoning reads the --reasoning value: "", off, minimal, low,
-// medium, high, max, adaptive, or a thinking budget in tokens.
+// ReasoningLevels are the --reasoning levels, in order; a thinking budget
+// in tokens (1024 or more) may be given instead. --help, /help, the
+// /reasoning picker and the docs list them all (a test checks).
+var ReasoningLevels = []string{"off", "minimal", "low", "medium", "high", "max", "adaptive"}
+
+// ParseReasoning reads the --reasoning value: "", one of ReasoningLevels
+// ("none" is off), or a thinking budget in tokens.
 func ParseReasoning(s string) (Reasoning, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
-	switch s {
-	case "", "off", "minimal", "low", "medium", "high", "max", "adaptive":
+	switch {
+	case s == "" || slices.Contains(ReasoningLevels, s):
 		return Reasoning{Effort: s}, nil
-	case "none":
+	case s == "none":
 		return Reasoning{Effort: "off"}, nil
 	}
 	if n, err := strconv.Atoi(s); err == nil && n >= 1024 {

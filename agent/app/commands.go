@@ -31,7 +31,7 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{Name: "help", Help: "show keys and commands"},
 	{Name: "model", Help: "switch the model (/model provider/name)"},
-	{Name: "reasoning", Help: "set the reasoning level: off, low, medium, high"},
+	{Name: "reasoning", Help: "set the reasoning level: off, minimal, low, medium, high, max, adaptive, or a token budget"},
 	{Name: "settings", Help: "theme, terminal alerts, auto-compaction and more", Terminal: true},
 	{Name: "permissions", Help: "list the permission rules (allow, ask, deny) and remove them", Terminal: true},
 	{Name: "login", Help: "save an API key in auth.json (/login [provider])", Terminal: true},

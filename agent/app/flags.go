@@ -50,7 +50,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Model, "m", "", "model id")
 	fs.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fs.StringVar(&o.APIKey, "api-key", "", "API key")
-	fs.StringVar(&o.Reasoning, "reasoning", "", "reasoning effort: off, low, medium, high")
+	fs.StringVar(&o.Reasoning, "reasoning", "", "reasoning: off, minimal, low, medium, high, max, adaptive, or a token budget")
 	fs.Var((*stringList)(&o.Exts), "ext", "load the extension in DIR for this run (repeatable)")
 	fs.Var((*stringList)(&o.Exts), "e", "short for --ext")
 	fs.BoolVar(&o.NoExtensions, "no-extensions", false, "load no extensions")

@@ -96,3 +96,30 @@ func (a *App) RemoveRule(r permissions.Rule) error {
 	a.rules.Remove(r)
 	return nil
 }
+
+// PermissionsHelp is the text of zut help permissions.
+const PermissionsHelp = `zut help permissions — which tool calls run, ask or are refused
+
+Without a rule, reading tools (read, grep, skill) run, and the others
+(write, edit, bash, extension tools) ask in the interactive UI. In print
+and JSON modes nobody can be asked: those calls run, and print mode shows
+each on stderr; --no-yolo refuses them instead, and so does --allow for
+the calls its rules do not match.
+
+A rule is TOOL or TOOL(PATTERN):
+  bash(git status)     exactly that command
+  bash(go test *)      go test with any arguments; * never spans ; & | > < $ or backquotes
+  edit(docs/**)        any file under docs/ (paths are relative to the project)
+  write(*.md)          a .md file at the top of the project
+  todo                 every call of the extension tool todo
+
+deny beats ask, ask beats allow. Rules come from:
+  --allow RULE, --deny RULE             this run only
+  $ZUT_HOME/config.json                 "permissions": {"allow": [...], "ask": [...], "deny": [...]},
+                                        and "projects": {"/path": {...}} for one project
+  .zut/settings.json of the project     deny and ask rules; its allow rules need the project trusted
+
+In the interactive UI, "a" in a confirmation saves an allow rule for calls
+like it in this project; /permissions lists the rules and removes them.
+--yolo runs every call without asking; deny rules still refuse.
+`

@@ -103,11 +103,6 @@ type ui struct {
 	// conversation state
 	busy      bool // a prompt runs
 	turn      turnStats
-	costBase  float64 // the cost saved in the session before this run
-	// early are notes from before the startup header was shown (settings
-	// and theme problems, the app's warnings): they go below it.
-	early       []tui.Note
-	headerShown bool
 	queue     []queued
 	steers    []string  // steering sent, not yet seen as a user message
 	job       *job      // compaction, reload, a shell command: one at a time
@@ -130,6 +125,13 @@ type ui struct {
 	editorKeys  map[string]bool
 	released    string // the extension the terminal is handed to
 	toolArgs    map[string]json.RawMessage
+
+	// costBase is the cost saved in the session before this run.
+	costBase float64
+	// early are notes from before the startup header was shown (settings
+	// and theme problems, the app's warnings): they go below it.
+	early       []tui.Note
+	headerShown bool
 
 	jobs sync.WaitGroup // every goroutine the UI starts
 }

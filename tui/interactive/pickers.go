@@ -69,13 +69,10 @@ func (u *ui) showModels(ls []provider.ModelListing) {
 	}})
 }
 
-// reasoningLevels are the levels the /reasoning picker offers.
-var reasoningLevels = []string{"off", "minimal", "low", "medium", "high", "max"}
-
 func (u *ui) openReasoning() {
 	cur := u.app.Agent().Reasoning().Effort
 	var items []tui.ListItem
-	for _, l := range reasoningLevels {
+	for _, l := range provider.ReasoningLevels {
 		it := tui.ListItem{Label: l, Value: l}
 		if l == cur {
 			it.Mark = "●"
