@@ -38,6 +38,7 @@ var EnvVars = []EnvVar{
 	{"SHELL", "the shell !command runs in (default sh)"},
 	{"WAYLAND_DISPLAY", "use wl-copy and wl-paste for /copy and Ctrl+V"},
 	{"DISPLAY", "use xclip for /copy and Ctrl+V"},
+	{"PATH", "where zut finds rg, git, bash, the clipboard tools and extensions' programs"},
 	{"GIT_SSH_COMMAND", "kept for zut ext install's git clone (else ssh runs with BatchMode=yes)"},
 }
 

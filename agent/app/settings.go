@@ -41,6 +41,14 @@ type Settings struct {
 	HistorySize int
 }
 
+// UISettings are the members of config.json that /settings changes; the
+// others (reasoning, paste_chars, history_size) are changed in the file.
+var UISettings = []string{"theme", "terminal_alerts", "auto_compact", "thinking", "model", "paste_lines"}
+
+// SettingsMembers are the members of config.json that Settings holds
+// (permissions and options are read elsewhere).
+var SettingsMembers = []string{"theme", "terminal_alerts", "auto_compact", "model", "reasoning", "thinking", "paste_lines", "paste_chars", "history_size"}
+
 // DefaultSettings are the settings of a fresh $ZUT_HOME.
 func DefaultSettings() Settings {
 	return Settings{

@@ -5,6 +5,9 @@ import (
 	"context"
 	"io"
 	"net"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zut-go/zut/agent"
@@ -33,5 +36,24 @@ func TestNoModelNoTitle(t *testing.T) {
 	a.Prompt(context.Background(), agent.Input{Text: "hello, is anyone there?"})
 	if got := a.Session().Title(); got != "" {
 		t.Errorf("title after a prompt with no model = %q, want none", got)
+	}
+}
+
+// TestSettingsMembers: SettingsMembers names the members settingsJSON
+// reads, and UISettings is among them.
+func TestSettingsMembers(t *testing.T) {
+	var tags []string
+	rt := reflect.TypeOf(settingsJSON{})
+	for i := range rt.NumField() {
+		tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		tags = append(tags, tag)
+	}
+	if strings.Join(tags, ",") != strings.Join(SettingsMembers, ",") {
+		t.Errorf("settingsJSON members = %v, SettingsMembers = %v", tags, SettingsMembers)
+	}
+	for _, k := range UISettings {
+		if !slices.Contains(SettingsMembers, k) {
+			t.Errorf("UISettings has %q, which config.json does not hold", k)
+		}
 	}
 }

@@ -219,3 +219,19 @@ func TestUISettingsColumn(t *testing.T) {
 		t.Fatalf("no values found:\n%s", h.screen(false))
 	}
 }
+
+// TestUISettingsAreUISettings: /settings changes exactly app.UISettings,
+// which the docs test checks docs/tui.md against.
+func TestUISettingsAreUISettings(t *testing.T) {
+	h := startUI(t, uiOptions{})
+	h.idle()
+	var got []string
+	h.do(func(u *ui) {
+		for _, it := range u.settingsItems() {
+			got = append(got, it.Value)
+		}
+	})
+	if strings.Join(got, ",") != strings.Join(app.UISettings, ",") {
+		t.Errorf("/settings items = %v, want app.UISettings %v", got, app.UISettings)
+	}
+}
