@@ -49,11 +49,11 @@ type Widget struct {
 	Below             bool
 	// Right asks for the side rail at the right of the editor; on a
 	// terminal narrower than RailMinWidth it is drawn above the editor.
-	Right bool
-	Priority          int
-	Markdown          bool
-	Border            string
-	NoBorder          bool
+	Right    bool
+	Priority int
+	Markdown bool
+	Border   string
+	NoBorder bool
 }
 
 // Panel is the content of the panel slot: an extension-owned,
@@ -75,6 +75,9 @@ type Activity struct {
 	Hint    string
 	RetryAt time.Time
 	Retry   string
+	// Waiting says the run waits for the user (a confirmation): the line
+	// shows a still mark and no clock.
+	Waiting bool
 }
 
 // Queued is a prompt waiting for the running one, or steering text on

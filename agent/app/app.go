@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/agent/tools"
@@ -35,6 +36,7 @@ type App struct {
 	bridge *extBridge
 	skills *skills.Index
 	tools  []tools.Tool
+	rules  *permissions.Set
 	agent  *agent.Agent
 	ui     *uiSwitch // where extension chrome goes; the mode sets the target
 
@@ -139,11 +141,12 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, err
 	}
 
+	a.rules = a.loadRules()
 	cfg := agent.Config{
 		System:    system,
 		Tools:     a.tools,
 		Store:     agent.SessionStore{S: a.sess},
-		Policy:    agent.Policy{Yolo: o.Yolo, DenyMutating: o.NoYolo, Interactive: f.Interactive},
+		Policy:    a.policy(a.rules),
 		MaxSteps:  o.MaxSteps,
 		Emit:      emit,
 		Reasoning: provider.Reasoning{},
@@ -208,7 +211,12 @@ func (a *App) openSession() error {
 		s        *session.Session
 		warnings []session.Warning
 		err      error
+		created  bool // a new file: a failed --fork removes it
 	)
+	newSession := func() {
+		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		created = err == nil
+	}
 	switch {
 	case o.NoSession || (a.front.MemorySession && !o.Continue && !o.ResumeSet && o.SessionPath == ""):
 		s = session.NewMemory(a.cwd, opts...)
@@ -216,11 +224,13 @@ func (a *App) openSession() error {
 		s, warnings, err = session.Open(o.SessionPath, opts...)
 		if errors.Is(err, os.ErrNotExist) {
 			s, err = session.CreateFile(o.SessionPath, a.cwd, opts...)
+			created = err == nil
 		}
 	case o.Continue:
 		s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 		if errors.Is(err, session.ErrNotFound) {
-			s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+			fmt.Fprintf(a.env.Stderr, "zut: no session to continue in %s; starting a new one\n", a.cwd)
+			newSession()
 		}
 	case o.ResumeSet:
 		if o.Resume == "" {
@@ -228,15 +238,19 @@ func (a *App) openSession() error {
 				// The interactive UI offers a picker; start from the latest.
 				s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 				if errors.Is(err, session.ErrNotFound) {
-					s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+					newSession()
 				}
 				break
 			}
-			return Usagef("--resume needs a session id here (zut sessions lists them)")
+			return Usagef("--resume needs a session id or a unique prefix of one here (zut sessions lists them)")
 		}
-		s, warnings, err = session.Resume(a.SessionsDir(), o.Resume, opts...)
+		info, ferr := a.findSession(o.Resume)
+		if ferr != nil {
+			return ferr
+		}
+		s, warnings, err = session.Open(info.Path, opts...)
 	default:
-		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		newSession()
 	}
 	if err != nil {
 		return fmt.Errorf("open session: %w", err)
@@ -246,8 +260,12 @@ func (a *App) openSession() error {
 	}
 	if o.Fork != "" {
 		if err := s.Fork(o.Fork); err != nil {
+			path := s.Path()
 			s.Close()
-			return fmt.Errorf("--fork: %w (zut sessions shows sessions; the entry ids are in the session file)", err)
+			if created {
+				os.Remove(path)
+			}
+			return fmt.Errorf("--fork: %w; zut sessions --tree %s shows the entry ids", err, s.ID())
 		}
 	}
 	a.sess = s

@@ -31,8 +31,10 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{Name: "help", Help: "show keys and commands"},
 	{Name: "model", Help: "switch the model (/model provider/name)"},
-	{Name: "reasoning", Help: "set the reasoning level: off, low, medium, high"},
+	{Name: "reasoning", Help: "set the reasoning level: off, minimal, low, medium, high, max, adaptive, or a token budget"},
 	{Name: "settings", Help: "theme, terminal alerts, auto-compaction and more", Terminal: true},
+	{Name: "permissions", Help: "list the permission rules (allow, ask, deny) and remove them", Terminal: true},
+	{Name: "login", Help: "save an API key in auth.json (/login [provider])", Terminal: true},
 	{Name: "clear", Help: "start a new conversation and clear the screen"},
 	{Name: "compact", Help: "summarise the conversation to free context (/compact [focus])"},
 	{Name: "fork", Help: "start a new branch from an earlier message"},

@@ -34,6 +34,10 @@ type Options struct {
 	Help               bool
 	Prompt             []string
 
+	// Allow and Deny are permission rules for this run (--allow, --deny):
+	// "bash(go test *)", "edit(docs/**)", "read".
+	Allow, Deny []string
+
 	// --json and --rpc, the original zut's spellings of --mode json and
 	// --mode rpc.
 	jsonAlias, rpcAlias bool

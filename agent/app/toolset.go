@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,4 +201,12 @@ func (a *App) ToolPreview(name string, args json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// Plan passes through to the tool, so the confirmation shows the diff.
+func (d *diagnosed) Plan(args json.RawMessage) (tools.FileChange, error) {
+	if p, ok := d.Tool.(tools.Planner); ok {
+		return p.Plan(args)
+	}
+	return tools.FileChange{}, errors.New("this tool cannot say what it would change")
 }

@@ -10,7 +10,8 @@ import (
 
 // Code that comes with a repository runs only once the user trusts the
 // repository: the project extensions (./.zut/extensions), the project's
-// MCP servers (.mcp.json) and language servers (.zut/lsp.json). One
+// MCP servers (.mcp.json) and language servers (.zut/lsp.json), and the
+// allow rules of its .zut/settings.json. One
 // answer covers them all; it is kept in $ZUT_HOME/trust.json under the
 // repository root with a digest of what was trusted, so a changed
 // manifest or configuration asks again. --ext directories and global
@@ -89,6 +90,7 @@ func (a *App) TrustProject() error {
 		return fmt.Errorf("trust %s: %w", a.trust.Root, err)
 	}
 	a.trust.Trusted = true
+	a.rules.Admit() // the project's allow rules
 	// The language servers of .zut/lsp.json start with the next tools.
 	if ts := &a.toolset; ts.lsp != nil {
 		a.closeLSP()
@@ -99,5 +101,5 @@ func (a *App) TrustProject() error {
 // untrustedNote is the line print, JSON and RPC modes show when they skip
 // project code.
 func (t Trust) untrustedNote() string {
-	return fmt.Sprintf("this folder's %s will not run: it is not trusted; pass --trust to run it once, or trust it in the interactive UI", t.Summary())
+	return fmt.Sprintf("this folder is not trusted, so its %s stay off (project allow rules do not count); pass --trust to use them once, or trust the folder in the interactive UI", t.Summary())
 }
