@@ -65,8 +65,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if err != nil {
 				return err
 			}
+			environ, _ := provider.ChildEnv(os.Environ())
 			return mcpcmd.Run(ctx, args[1:], mcpcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr,
-				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version})
+				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version,
+				ProjectTrusted: app.FolderTrusted(env.Home(), cwd), Environ: environ})
 		case "auth":
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":

@@ -321,6 +321,14 @@ func (s *script) command(neg bool, name string, args []string) {
 		if _, err := exec.LookPath(args[0]); err != nil {
 			s.t.Skipf("%s is not installed (on PATH); this script needs it", args[0])
 		}
+	case "need-env":
+		// need-env VAR: skip the script unless the test's environment sets
+		// VAR (a path .ci/run provides); the script gets it as $VAR.
+		v := os.Getenv(args[0])
+		if v == "" {
+			s.t.Skipf("%s is not set; this script needs it (.ci/run sets it)", args[0])
+		}
+		s.env[args[0]] = v
 	case "serve":
 		// serve DIR: serve the files of DIR over HTTP on loopback and set
 		// $SERVER to its URL (for the web tools, with

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zut-go/zut/agent"
@@ -16,6 +17,7 @@ import (
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/mcp"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -44,6 +46,9 @@ type App struct {
 	settingsErr error // why config.json could not be read as a whole
 	trust       Trust // what the project would run, and whether it may
 	toolset     toolset
+	mcp         *mcp.Manager // the MCP servers; nil when none is configured
+	live        atomic.Bool  // New has made the agent (MCP callbacks may use it)
+	mcpWaited   atomic.Bool  // WaitMCP ran
 
 	mu        sync.Mutex // guards skills and tools, which a reload replaces
 	closeOnce sync.Once
@@ -113,6 +118,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := a.openSession(); err != nil {
 		return nil, err
 	}
+	if err := a.startMCP(); err != nil {
+		a.Close()
+		return nil, err
+	}
 
 	if !o.NoExtensions {
 		cfg := a.hostConfig()
@@ -161,6 +170,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	a.agent = agent.New(cfg)
 	a.enableHostAPI()
+	a.live.Store(true)
+	if a.mcp != nil {
+		a.mcpToolsChanged() // servers that got ready while New ran
+	}
 	return a, nil
 }
 
@@ -357,6 +370,9 @@ func (a *App) Close() {
 			cancel()
 		}
 		a.closeTools()
+		if a.mcp != nil {
+			a.mcp.Close()
+		}
 		if a.sess != nil {
 			a.closeSession(a.sess)
 		}

@@ -73,6 +73,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 		}
 		return nil
 	})
+	fs.Var((*stringList)(&o.MCPConfigs), "mcp-config", "also start the MCP servers FILE lists, for this run (repeatable)")
 	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")

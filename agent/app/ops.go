@@ -25,7 +25,10 @@ func (a *App) Prompt(ctx context.Context, in agent.Input) error {
 	if a.agent.Model().ID != "" {
 		a.NameAfter(in.Text)
 	}
-	return a.agent.Prompt(ctx, in)
+	if !a.front.Interactive {
+		a.WaitMCP(ctx) // the first prompt of a script sees the servers' tools
+	}
+	return a.agent.Prompt(ctx, a.withMentions(ctx, in))
 }
 
 // NameAfter names an untitled session after text, the first prompt as the

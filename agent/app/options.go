@@ -26,6 +26,7 @@ type Options struct {
 	NoSkills           bool
 	NoTools            []string // built-in tools not offered (--no-tools)
 	Trust              bool     // run the project's own code this once (--trust)
+	MCPConfigs         []string // more MCP server files for this run (--mcp-config)
 	Yolo               bool
 	NoYolo             bool
 	MaxSteps           int

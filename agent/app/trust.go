@@ -77,6 +77,10 @@ func projectTrust(home, cwd string, exts []string, flag bool) Trust {
 	return t
 }
 
+// FolderTrusted reports whether the user trusts the project in cwd as it
+// is now, for zut mcp and zut ext, which run without an App.
+func FolderTrusted(home, cwd string) bool { return projectTrust(home, cwd, nil, false).Trusted }
+
 // ProjectTrust is what the project would run and whether it may.
 func (a *App) ProjectTrust() Trust { return a.trust }
 
@@ -92,8 +96,14 @@ func (a *App) TrustProject() error {
 	a.trust.Trusted = true
 	a.rules.Admit() // the project's allow rules
 	// The language servers of .zut/lsp.json start with the next tools.
-	if ts := &a.toolset; ts.lsp != nil {
-		a.closeLSP()
+	a.closeLSP()
+	// The servers of .mcp.json start now; their tools join when ready.
+	if a.mcp != nil {
+		for _, s := range a.mcp.Untrusted() {
+			if err := a.mcp.Trust(s.Name); err != nil {
+				return fmt.Errorf("start MCP server %s: %w", s.Name, err)
+			}
+		}
 	}
 	return nil
 }

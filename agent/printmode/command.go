@@ -69,6 +69,10 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 		}
 		display(b.String())
 		return nil
+	case "mcp":
+		a.WaitMCP(ctx)
+		display(a.MCPReport())
+		return nil
 	case "skills":
 		idx := a.Skills()
 		if idx == nil || len(idx.List()) == 0 {
@@ -131,6 +135,6 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 
 // printable are the built-in commands print mode runs.
 var printable = map[string]bool{
-	"help": true, "skills": true, "skill": true, "session": true, "name": true,
+	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true,
 	"compact": true, "btw": true, "model": true,
 }

@@ -98,6 +98,8 @@ func (u *ui) command(line string) {
 		}
 	case "skills":
 		u.showSkills()
+	case "mcp":
+		u.chat.AddNotice("info", "", u.app.MCPReport())
 	case "skill":
 		u.chat.AddNotice("warn", "", "use /skill:<name> [what to do]; /skills lists the names")
 	case "btw":
