@@ -22,12 +22,13 @@ import (
 // assembles the agent, the host and the providers and imports no mode;
 // below them proto, provider and the renderer tui import nothing of zut.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
+	"": {"agent/app", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
-	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "provider/authcmd", "tui", "tui/ansi", "tui/markdown"},
+	"agent/botmode":   {"agent/app", "agent", "agent/bot", "agent/bot/telegram/telegramcmd", "agent/session", "agent/tools", "provider"},
+	"tui/interactive": {"agent/app", "agent", "agent/botmode", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "provider/authcmd", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
 	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",

@@ -23,7 +23,8 @@ import (
 // drift from it again.
 
 // userDocs are the files a newcomer reads.
-var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md"}
+var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md",
+	"docs/mcp.md", "docs/telegram.md", "docs/security.md"}
 
 // foreignFlags are flags of other programs the docs mention in code
 // spans of their own.
@@ -98,7 +99,12 @@ func zutCommands(t *testing.T) []string {
 
 // notVariables are names in code spans that look like environment
 // variables and are not.
-var notVariables = map[string]bool{"O_APPEND": true, "TOOL": true}
+var notVariables = map[string]bool{
+	"O_APPEND": true, "O_EXCL": true, "O_NOFOLLOW": true, "O_NONBLOCK": true, "TOOL": true, "DELETE": true,
+	// security.md's examples of credentials zut withholds from the
+	// processes it starts without reading them itself.
+	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
+}
 
 var flagRE = regexp.MustCompile(`(?:^|[\s(\[|,])(--?[a-z][a-z0-9-]*)`)
 
@@ -160,7 +166,9 @@ func runZut(t *testing.T, stdin string, args ...string) (string, int) {
 // subcommandLines are zut invocations that take flags of their own.
 var subcommandLines = [][]string{
 	{"sessions"}, {"ext", "list"}, {"ext", "doctor"}, {"ext", "install"}, {"ext", "remove"},
-	{"ext", "enable"}, {"ext", "logs"},
+	{"ext", "enable"}, {"ext", "logs"}, {"ext", "init"}, {"ext", "test"},
+	{"mcp", "list"}, {"mcp", "doctor"}, {"mcp", "add"}, {"mcp", "remove"},
+	{"telegram", "setup"}, {"telegram", "logs"},
 }
 
 func TestDocsFlags(t *testing.T) {
@@ -194,7 +202,10 @@ func TestDocsFlags(t *testing.T) {
 // a subcommand (or the line is a prompt in quotes or flags), and the verbs
 // and topics after ext, auth and help exist.
 func TestDocsCommands(t *testing.T) {
-	subs := map[string]bool{"ext": true, "sessions": true, "auth": true, "rpc": true, "help": true, "version": true}
+	subs := map[string]bool{}
+	for _, c := range commands {
+		subs[c] = true
+	}
 	seen := map[string]bool{}
 	for _, c := range zutCommands(t) {
 		words := strings.Fields(c)
@@ -229,6 +240,11 @@ func TestDocsCommands(t *testing.T) {
 			out, _ = runZut(t, "", "auth", arg)
 			if strings.Contains(out, "unknown zut auth verb") {
 				t.Errorf("the docs run %q: zut auth has no verb %q", c, arg)
+			}
+		case "mcp", "telegram":
+			out, _ = runZut(t, "", w, arg, "-h")
+			if strings.Contains(out, "unknown command") {
+				t.Errorf("the docs run %q: zut %s has no verb %q", c, w, arg)
 			}
 		case "help":
 			if out, status := runZut(t, "", "help", arg); status != 0 {
@@ -326,6 +342,9 @@ func readVars(t *testing.T) map[string]bool {
 		for _, v := range append(append([]string{}, p.KeyEnv...), p.BaseURLEnv...) {
 			out[v] = true
 		}
+	}
+	for _, l := range provider.LimitSettings {
+		out[l.Env] = true
 	}
 	return out
 }

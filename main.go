@@ -11,6 +11,7 @@
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
 //	zut sessions [--all] [--json]   list saved sessions for this directory
 //	zut auth login|logout|status    save and show API keys
+//	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
@@ -34,6 +35,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/agent/bot/telegram/telegramcmd"
+	"github.com/zut-go/zut/agent/botmode"
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
 	"github.com/zut-go/zut/host/extcmd"
@@ -69,6 +72,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return mcpcmd.Run(ctx, args[1:], mcpcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr,
 				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version,
 				ProjectTrusted: app.FolderTrusted(env.Home(), cwd), Environ: environ})
+		case "telegram":
+			exe, _ := os.Executable()
+			o, err := app.ParseOptions(nil, stderr, func() {})
+			if err != nil {
+				return err
+			}
+			return telegramcmd.Main(ctx, telegramcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv,
+				ZutHome: env.Home(), Executable: exe}, args[1:], telegramcmd.NewAgent(botmode.NewAgent(env, o)))
 		case "auth":
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
@@ -86,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "sessions", "auth", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "auth", "telegram", "rpc", "help", "version"}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -201,7 +212,8 @@ Usage:
   zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
   zut auth login|logout|status  save and show API keys (zut help auth)
-  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions
+  zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
+  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
 
 Model:
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
@@ -256,6 +268,7 @@ Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 var helpTopics = map[string]string{
 	"ext":         extcmd.Help,
 	"auth":        authcmd.Help,
+	"telegram":    telegramcmd.Help,
 	"permissions": app.PermissionsHelp,
 	"sessions":    app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode

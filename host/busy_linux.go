@@ -4,54 +4,101 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// groupRunnable reports whether a process of group pgid has a thread that
-// is running or waiting for a CPU (state R in /proc). On a loaded machine
-// an extension may be slow to answer only because it has not been given
-// the CPU: the handshake deadlines (C1, C5) do not count that time
-// against it. It reads at most a few thousand small files and is called
-// only when a deadline expires.
-func groupRunnable(pgid int) bool {
-	if pgid <= 0 {
+// busyProbe tells whether an extension's process group was kept from
+// running. On a loaded machine an extension may be slow to answer only
+// because it was not given the CPU, or waited for the disk: the handshake
+// deadlines (C1, C5) do not count that against it. The group counts as
+// kept from running when one of its threads is runnable or in the kernel
+// now (state R or D in /proc), or when its threads waited for a CPU for at
+// least a tenth of the time since the last look (the run-queue wait of
+// /proc/<pid>/task/<tid>/schedstat). An extension that is blocked on a
+// read waits for nothing of the kind. A look reads at most a few thousand
+// small files and happens only when a deadline expires.
+type busyProbe struct {
+	pgid int
+	wait time.Duration // the group's run-queue wait at the last look
+	at   time.Time
+}
+
+func newBusyProbe(pgid int) *busyProbe {
+	p := &busyProbe{pgid: pgid, at: time.Now()}
+	p.wait, _ = scanGroup(pgid)
+	return p
+}
+
+// busy reports whether the group was kept from running since the last
+// look (or since the probe was made).
+func (p *busyProbe) busy() bool {
+	if p.pgid <= 0 {
 		return false
 	}
+	now := time.Now()
+	wait, active := scanGroup(p.pgid)
+	starved := wait-p.wait >= now.Sub(p.at)/10
+	p.wait, p.at = wait, now
+	return active || starved
+}
+
+// scanGroup sums the run-queue wait of every thread of group pgid and
+// reports whether one of them is runnable or in the kernel.
+func scanGroup(pgid int) (wait time.Duration, active bool) {
 	dir, err := os.Open("/proc")
 	if err != nil {
-		return false
+		return 0, false
 	}
 	names, _ := dir.Readdirnames(-1)
 	dir.Close()
 	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil {
+		if _, err := strconv.Atoi(name); err != nil {
 			continue
 		}
-		state, group, ok := procStat("/proc/" + name + "/stat")
+		_, group, ok := procStat("/proc/" + name + "/stat")
 		if !ok || group != pgid {
 			continue
 		}
-		if state == 'R' || threadRunnable(pid) {
-			return true
-		}
+		w, a := scanThreads("/proc/" + name + "/task")
+		wait += w
+		active = active || a
 	}
-	return false
+	return wait, active
 }
 
-// threadRunnable reports whether a thread of process pid is runnable.
-func threadRunnable(pid int) bool {
-	dir, err := os.Open("/proc/" + strconv.Itoa(pid) + "/task")
+// scanThreads does scanGroup's work for the threads of one process.
+func scanThreads(taskDir string) (wait time.Duration, active bool) {
+	dir, err := os.Open(taskDir)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	tids, _ := dir.Readdirnames(-1)
 	dir.Close()
 	for _, tid := range tids {
-		if state, _, ok := procStat("/proc/" + strconv.Itoa(pid) + "/task/" + tid + "/stat"); ok && state == 'R' {
-			return true
+		if state, _, ok := procStat(taskDir + "/" + tid + "/stat"); ok && (state == 'R' || state == 'D') {
+			active = true
 		}
+		wait += schedWait(taskDir + "/" + tid + "/schedstat")
 	}
-	return false
+	return wait, active
+}
+
+// schedWait is the time a thread spent waiting on a run queue: the second
+// field of its schedstat file (nanoseconds), 0 when the kernel has none.
+func schedWait(path string) time.Duration {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 256 {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return time.Duration(n)
 }
 
 // procStat reads the state and the process group of a /proc stat file.

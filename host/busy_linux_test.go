@@ -1,7 +1,9 @@
 package host
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -26,9 +28,9 @@ func TestProcStat(t *testing.T) {
 	}
 }
 
-// TestGroupRunnable: a spinning process group is runnable, a sleeping one
-// is not.
-func TestGroupRunnable(t *testing.T) {
+// TestBusyProbe: a spinning process group is kept from finishing by the
+// CPU it wants, a sleeping one is not.
+func TestBusyProbe(t *testing.T) {
 	tests := []struct {
 		name   string
 		script string
@@ -45,14 +47,42 @@ func TestGroupRunnable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
+			p := newBusyProbe(cmd.Process.Pid)
 			// The state is sampled: ask until it shows, within a hang guard.
 			deadline := time.Now().Add(10 * time.Second)
-			for groupRunnable(cmd.Process.Pid) != tc.want {
-				if time.Now().After(deadline) {
-					t.Fatalf("groupRunnable = %v for 10s, want %v", !tc.want, tc.want)
+			for {
+				time.Sleep(50 * time.Millisecond)
+				if p.busy() == tc.want {
+					break
 				}
-				time.Sleep(20 * time.Millisecond)
+				if time.Now().After(deadline) {
+					t.Fatalf("busy() = %v for 10s, want %v", !tc.want, tc.want)
+				}
 			}
 		})
+	}
+}
+
+func TestSchedWait(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, content string
+		want          time.Duration
+	}{
+		{"fields", "1000 2500000 7\n", 2500 * time.Microsecond},
+		{"short", "1000\n", 0},
+		{"not a number", "1 x 2\n", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.name)
+			os.WriteFile(p, []byte(tc.content), 0o600)
+			if got := schedWait(p); got != tc.want {
+				t.Errorf("schedWait(%q) = %v, want %v", tc.content, got, tc.want)
+			}
+		})
+	}
+	if got := schedWait(filepath.Join(dir, "missing")); got != 0 {
+		t.Errorf("schedWait(missing) = %v, want 0", got)
 	}
 }

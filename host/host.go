@@ -126,6 +126,7 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 	helloT := time.NewTimer(h.t.Hello)
 	defer helloT.Stop()
 	extended := 0
+	probe := newBusyProbe(e.p.pid)
 hello:
 	for {
 		select {
@@ -135,9 +136,9 @@ hello:
 			}
 			break hello
 		case <-helloT.C:
-			// A process still waiting for a CPU has not had its 5 s
-			// (C1): wait once more, a few times at most.
-			if extended < maxExtensions && groupRunnable(e.p.pid) {
+			// A process kept waiting for a CPU or the disk has not had
+			// its 5 s (C1): wait once more, a few times at most.
+			if extended < maxExtensions && probe.busy() {
 				extended++
 				helloT.Reset(h.t.Hello)
 				continue
@@ -175,7 +176,7 @@ hello:
 		case <-quiet.C:
 			// Quiet means waiting for input: an extension that is only
 			// waiting for a CPU is not done registering.
-			if groupRunnable(e.p.pid) {
+			if probe.busy() {
 				quiet.Reset(h.t.Quiet)
 				continue
 			}

@@ -88,6 +88,15 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, err
 	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
+	// config.json's model and reasoning stand in for the flags in every
+	// mode (the bot's too).
+	if o.Model == "" && o.Provider == "" && a.settings.Model != "" {
+		o.Model = a.settings.Model
+	}
+	if o.Reasoning == "" && a.settings.Reasoning != "" {
+		o.Reasoning = a.settings.Reasoning
+	}
+	a.opts = o
 
 	popts := a.ProviderOptions()
 	if l, err := a.settings.Limits(); err != nil {
@@ -172,7 +181,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	a.enableHostAPI()
 	a.live.Store(true)
 	if a.mcp != nil {
-		a.mcpToolsChanged() // servers that got ready while New ran
+		a.refreshTools() // servers that got ready while New ran
 	}
 	return a, nil
 }

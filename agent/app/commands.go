@@ -44,6 +44,7 @@ var Builtins = []Builtin{
 	{Name: "reload-ext", Help: "restart every extension and reload skills and themes"},
 	{Name: "skills", Help: "list the available skills"},
 	{Name: "mcp", Help: "show the MCP servers: state, tools, errors and logs"},
+	{Name: "telegram", Help: "mirror this conversation to Telegram (/telegram connect|disconnect|status)", Terminal: true},
 	{Name: "skill", Help: "load a skill into the conversation (/skill:<name>)"},
 	{Name: "btw", Help: "ask a side question that is not kept (/btw question)"},
 	{Name: "exit", Help: "quit zut", Terminal: true},

@@ -47,30 +47,13 @@ func (a *App) startMCP() error {
 			a.ui.get().Notify("mcp:"+server, "warning", "the server needs you to sign in: open "+url)
 		},
 		Callbacks: mcp.Callbacks{
-			ToolsChanged:   a.mcpToolsChanged,
+			ToolsChanged:   a.refreshTools,
 			PromptsChanged: func() { a.ui.get().CommandsChanged() },
 			Note:           func(server, msg string) { a.ui.get().Notify("mcp:"+server, "info", msg) },
 			Waiting:        func(server string) { a.ui.get().Notify("mcp:"+server, "info", "waiting for the server to start") },
 		},
 	})
 	return nil
-}
-
-// mcpToolsChanged offers the servers' current tools from the next request
-// on.
-func (a *App) mcpToolsChanged() {
-	if !a.live.Load() {
-		return // New has not made the agent yet; it calls this once it has
-	}
-	a.mu.Lock()
-	idx := a.skills
-	a.mu.Unlock()
-	ts := a.buildTools(idx)
-	a.mu.Lock()
-	a.tools = ts
-	a.mu.Unlock()
-	a.agent.SetTools(ts)
-	a.ui.get().ToolsChanged()
 }
 
 // WaitMCP waits until no MCP server is starting any more (each has its
@@ -82,7 +65,7 @@ func (a *App) WaitMCP(ctx context.Context) {
 		return
 	}
 	a.mcp.Wait(ctx)
-	a.mcpToolsChanged()
+	a.refreshTools()
 }
 
 // MCP is the MCP manager, nil when no server is configured.

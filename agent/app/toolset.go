@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,10 +29,14 @@ import (
 // a reload rebuilds only the stateless ones. Tools switched off with
 // --no-tools or the disabled_tools setting are left out of the list.
 type toolset struct {
-	mu  sync.Mutex // buildTools runs on the mode's loop and on MCP's goroutines
-	py  *python.Tool
-	lsp *lsp.Manager
-	web *web.Web
+	mu sync.Mutex // buildTools runs on the mode's loop and on MCP's goroutines
+	py *python.Tool
+	// added are tools a frontend lends for a while (AddTools): the bot's
+	// telegram_send_file and telegram_send_image, by handle.
+	added     map[int][]tools.Tool
+	nextAdded int
+	lsp       *lsp.Manager
+	web       *web.Web
 }
 
 // ToolNames are the built-in tools --no-tools and disabled_tools may
@@ -124,6 +129,9 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 	all = append(all, ts.py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), ts.lsp.Tool())
 	all = append(all, ts.web.Tools()...)
 	all = append(all, a.mcpTools()...)
+	for _, k := range slices.Sorted(maps.Keys(ts.added)) {
+		all = append(all, ts.added[k]...)
+	}
 	off := a.disabledTools()
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
 }
@@ -219,4 +227,46 @@ func (d *diagnosed) Plan(args json.RawMessage) (tools.FileChange, error) {
 		return p.Plan(args)
 	}
 	return tools.FileChange{}, errors.New("this tool cannot say what it would change")
+}
+
+// AddTools offers ts to the model, with the built-in tools, until remove
+// is called; a frontend lends tools that exist only while it is connected
+// (a Telegram bot's file tools).
+func (a *App) AddTools(ts []tools.Tool) (remove func()) {
+	set := &a.toolset
+	set.mu.Lock()
+	if set.added == nil {
+		set.added = map[int][]tools.Tool{}
+	}
+	set.nextAdded++
+	key := set.nextAdded
+	set.added[key] = ts
+	set.mu.Unlock()
+	a.refreshTools()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			set.mu.Lock()
+			delete(set.added, key)
+			set.mu.Unlock()
+			a.refreshTools()
+		})
+	}
+}
+
+// refreshTools offers the current tools (the MCP servers' that are ready,
+// those lent with AddTools) from the next request on.
+func (a *App) refreshTools() {
+	if !a.live.Load() {
+		return // New has not made the agent yet; it calls this once it has
+	}
+	a.mu.Lock()
+	idx := a.skills
+	a.mu.Unlock()
+	ts := a.buildTools(idx)
+	a.mu.Lock()
+	a.tools = ts
+	a.mu.Unlock()
+	a.agent.SetTools(ts)
+	a.ui.get().ToolsChanged()
 }

@@ -15,6 +15,9 @@ import (
 // emit receives the agent's events on the goroutine running the prompt
 // and hands them to the UI loop.
 func (u *ui) emit(ev agent.Event) {
+	if m := u.mirror.Load(); m != nil {
+		m.Event(ev)
+	}
 	u.inbox.post(func(u *ui) { u.onEvent(ev) })
 }
 

@@ -100,6 +100,8 @@ func (u *ui) command(line string) {
 		u.showSkills()
 	case "mcp":
 		u.chat.AddNotice("info", "", u.app.MCPReport())
+	case "telegram":
+		u.telegramCommand(args)
 	case "skill":
 		u.chat.AddNotice("warn", "", "use /skill:<name> [what to do]; /skills lists the names")
 	case "btw":
@@ -294,10 +296,7 @@ func (u *ui) startQueued() {
 	if u.busy || u.job != nil || len(u.queue) == 0 || u.quit {
 		return
 	}
-	next := u.queue[0]
-	u.queue = u.queue[1:]
-	u.syncQueue()
-	u.startPrompt(next.text, "queue")
+	u.startInput(u.popQueued())
 }
 
 // reloadExt restarts the extensions and shows what happened: a status

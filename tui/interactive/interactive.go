@@ -56,12 +56,6 @@ type uiConfig struct {
 func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	home := e.Home()
 	st, stErr := app.LoadSettings(home)
-	if o.Model == "" && st.Model != "" {
-		o.Model = st.Model
-	}
-	if o.Reasoning == "" && st.Reasoning != "" {
-		o.Reasoning = st.Reasoning
-	}
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/zut-go/zut/agent/app"
-	"github.com/zut-go/zut/tui/ansi"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/agent/botmode"
+	"github.com/zut-go/zut/tui/ansi"
 
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/tui"
@@ -141,6 +144,11 @@ type ui struct {
 	headerShown bool
 
 	jobs sync.WaitGroup // every goroutine the UI starts
+
+	// mirror shows the conversation in a Telegram chat (/telegram); the
+	// agent's goroutine reads it for every event.
+	mirror     atomic.Pointer[botmode.Mirror]
+	mirrorBusy bool // a /telegram connect is under way
 }
 
 // turnStats is what the activity line shows of the running prompt.
@@ -415,6 +423,9 @@ func (u *ui) shutdown() {
 	}
 	u.cancelOverlays()
 	u.cancel()
+	if m := u.mirror.Swap(nil); m != nil {
+		u.goJob(func() { m.Close() })
+	}
 	done := make(chan struct{})
 	go func() { u.jobs.Wait(); close(done) }()
 	// Keep running posted work (it never blocks) until every goroutine

@@ -23,9 +23,16 @@ func (u *ui) takeSteer(text string) bool {
 // startPrompt runs text as a prompt on its own goroutine. source tells
 // extensions where it came from: interactive, extension or queue.
 func (u *ui) startPrompt(text, source string) {
+	u.startInput(agent.Input{Text: text, Source: source})
+}
+
+// startInput runs in as a prompt on its own goroutine; the output of the
+// shell commands run since the last prompt joins its context.
+func (u *ui) startInput(in agent.Input) {
 	if u.app == nil {
 		return
 	}
+	text := in.Text
 	// The output of shell commands run since the last prompt goes with it
 	// as context: the model sees it, the transcript shows the prompt as
 	// typed with a line saying so.
@@ -42,7 +49,7 @@ func (u *ui) startPrompt(text, source string) {
 	u.turn = turnStats{start: u.now(), ctxTokens: u.turn.ctxTokens, cost: u.turn.cost}
 	u.setPlaceholder()
 	u.dirty = true
-	in := agent.Input{Text: text, Source: source, Context: shell}
+	in.Context = append(shell, in.Context...)
 	u.goJob(func() {
 		err := u.app.Prompt(u.ctx, in)
 		u.inbox.post(func(u *ui) { u.promptDone(err) })
@@ -68,21 +75,35 @@ func (u *ui) promptDone(err error) {
 		return
 	}
 	if len(u.queue) > 0 {
-		next := u.queue[0]
-		u.queue = u.queue[1:]
-		u.syncQueue()
-		u.startPrompt(next.text, "queue")
+		u.startInput(u.popQueued())
 	}
 }
 
 // enqueue keeps text to run after the current prompt.
 func (u *ui) enqueue(text, source string) {
-	u.queue = append(u.queue, queued{text, source})
+	u.enqueueInput(agent.Input{Text: text, Source: source})
+}
+
+// enqueueInput keeps in to run after the current prompt.
+func (u *ui) enqueueInput(in agent.Input) {
+	u.queue = append(u.queue, queued{in})
 	u.syncQueue()
 }
 
+// popQueued takes the oldest queued prompt off the queue; typed prompts
+// run with source queue, others (a mirrored chat's) keep theirs.
+func (u *ui) popQueued() agent.Input {
+	in := u.queue[0].in
+	u.queue = u.queue[1:]
+	u.syncQueue()
+	if in.Source == "" || in.Source == "interactive" {
+		in.Source = "queue"
+	}
+	return in
+}
+
 // queued is a prompt waiting for the running one.
-type queued struct{ text, source string }
+type queued struct{ in agent.Input }
 
 // unqueue takes the newest queued prompt back into the editor. It
 // reports false when nothing is queued.
@@ -90,7 +111,7 @@ func (u *ui) unqueue() bool {
 	if len(u.queue) == 0 {
 		return false
 	}
-	last := u.queue[len(u.queue)-1].text
+	last := u.queue[len(u.queue)-1].in.Text
 	u.queue = u.queue[:len(u.queue)-1]
 	u.syncQueue()
 	if !u.ed.Empty() {
@@ -103,7 +124,7 @@ func (u *ui) unqueue() bool {
 func (u *ui) syncQueue() {
 	q := make([]tui.Queued, 0, len(u.queue))
 	for _, t := range u.queue {
-		q = append(q, tui.Queued{Text: t.text})
+		q = append(q, tui.Queued{Text: t.in.Text})
 	}
 	u.chat.SetQueue(q)
 	u.dirty = true

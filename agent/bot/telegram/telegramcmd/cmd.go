@@ -58,6 +58,9 @@ Every command takes -bot NAME when more than one bot is set up.
 Environment: ZUT_TELEGRAM_TOKEN (the token for setup), ZUT_TELEGRAM_API_URL
 (a self-hosted Bot API server; default https://api.telegram.org).`
 
+// Help is the text of zut help telegram.
+const Help = usage + "\n\nThe bot runs zut in the directory it was started in, with the model of\nconfig.json (or the environment); /model in the chat switches it. See\ndocs/telegram.md.\n"
+
 // Main runs "zut telegram args...". newAgent builds the app for run.
 func Main(ctx context.Context, env Env, args []string, newAgent NewAgent) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {

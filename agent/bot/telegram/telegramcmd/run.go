@@ -86,7 +86,12 @@ func serve(ctx context.Context, env Env, dir, name string, lg *log.Logger, since
 		lg.Printf("@%s: running; not paired yet: send the pairing code from zut telegram setup to @%s", name, name)
 	}
 	writeState(dir, state{State: "running", PID: os.Getpid(), Since: since, Detail: detail})
-	r := bot.New(bot.Config{Transport: b, NewAgent: newAgent, Log: lg, Files: tools.Config{}})
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	files := tools.Config{CWD: cwd, Home: env.Getenv("HOME")}.WithDefaults()
+	r := bot.New(bot.Config{Transport: b, NewAgent: newAgent, Log: lg, Files: files})
 	if err := r.Run(ctx); err != nil {
 		if errors.Is(err, telegram.ErrToken) {
 			return err
