@@ -40,8 +40,12 @@ func TestWorkForkAndResume(t *testing.T) {
 	forkAt := s.Leaf()
 	mustAppend(t, s, assistant("a1"))
 	later := []func() error{
-		func() error { return s.AppendChecklist(Checklist{Items: items("done:read", "done:fix"), Note: "all done"}) },
-		func() error { return s.AppendGoal(Goal{Objective: "fix the bug", Status: GoalComplete, Reason: "tests pass", By: "model"}) },
+		func() error {
+			return s.AppendChecklist(Checklist{Items: items("done:read", "done:fix"), Note: "all done"})
+		},
+		func() error {
+			return s.AppendGoal(Goal{Objective: "fix the bug", Status: GoalComplete, Reason: "tests pass", By: "model"})
+		},
 		func() error { return s.AppendSchedule(ScheduleOp{Op: ScheduleRun, ID: "s1", Due: &at}) },
 		func() error { return s.AppendSchedule(ScheduleOp{Op: ScheduleCancel, ID: "s1"}) },
 		func() error {
