@@ -143,6 +143,8 @@ func promptText(e *app.Env, o app.Options) (string, error) {
 		return arg, nil
 	case piped != "":
 		return piped, nil
+	case o.Goal != "":
+		return "", nil // the goal's own prompt starts the work
 	}
 	return "", app.Usagef("no prompt: give one as an argument (zut -p \"...\") or on stdin")
 }

@@ -42,6 +42,8 @@ type App struct {
 	settingsErr error // why config.json could not be read as a whole
 	trust       Trust // what the project would run, and whether it may
 	toolset     toolset
+	work        *work             // plan, goal, schedule, subagents (work.go)
+	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	mu        sync.Mutex // guards skills and tools, which a reload replaces
 	closeOnce sync.Once
@@ -62,6 +64,10 @@ type Frontend struct {
 	// MemorySession keeps the session in memory unless the options name
 	// one (-c, -r, --session).
 	MemorySession bool
+	// OneShot says the mode exits after its prompts (print and JSON):
+	// the schedule tool is refused, and a prompt waits for the subagents
+	// it started and goes on with their results.
+	OneShot bool
 }
 
 // New builds everything the agent needs for one run.
@@ -72,6 +78,8 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if emit == nil {
 		emit = func(agent.Event) {}
 	}
+	emit = a.tapWork(emit)
+	a.emit = emit
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
@@ -158,6 +166,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	a.agent = agent.New(cfg)
 	a.enableHostAPI()
+	a.startWork()
 	return a, nil
 }
 
@@ -333,6 +342,7 @@ func (a *App) Start() {
 // Close shuts extensions down and closes the session.
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
+		a.closeWork()
 		if a.host != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			a.host.Close(ctx)

@@ -21,7 +21,7 @@ import (
 // Prompt runs one Prompt and names the session after its first Prompt.
 func (a *App) Prompt(ctx context.Context, in agent.Input) error {
 	a.NameAfter(in.Text)
-	return a.agent.Prompt(ctx, in)
+	return a.runPrompt(ctx, in)
 }
 
 // NameAfter names an untitled session after text, the first prompt as the
@@ -133,6 +133,7 @@ func (a *App) SwitchBranch(leaf string) error {
 // notifySession sends a session event carrying the branch identity; each
 // extension gets its own state on that branch.
 func (a *App) notifySession(event string) {
+	a.workSessionChanged(event)
 	if a.bridge == nil {
 		return
 	}
