@@ -55,7 +55,7 @@ type Goal struct {
 // GoalChange is one goal entry of the branch with its time.
 type GoalChange struct {
 	Goal
-	Time time.Time
+	Time time.Time `json:"time"`
 }
 
 // Operations of a ScheduleOp.

@@ -56,8 +56,7 @@ type child struct {
 	done     chan struct{} // closed when the current run ends
 	waiting  bool          // someone waits for the current run's result
 	finished bool          // the current run ended
-	lastEmit time.Time
-	text     string // the latest answer of the current run
+	text     string        // the latest answer of the current run
 	lastStop string
 	lastErr  string
 	started  time.Time
@@ -410,18 +409,14 @@ func (c *child) setState(state, activity string) {
 	c.mu.Lock()
 	c.state, c.activity = state, activity
 	c.mu.Unlock()
-	c.update(true)
+	c.update()
 }
 
-// update emits the child's state, at most every 250 ms unless forced.
-func (c *child) update(force bool) {
+// update emits the child's state. It is called when the state changes,
+// at each model step and each tool call, never for streamed text, so
+// that a streaming child costs its parent's frontend nothing.
+func (c *child) update() {
 	c.mu.Lock()
-	now := time.Now()
-	if !force && now.Sub(c.lastEmit) < 250*time.Millisecond {
-		c.mu.Unlock()
-		return
-	}
-	c.lastEmit = now
 	ev := agent.SubagentUpdate{ID: c.id, State: c.state, Activity: c.activity, Steps: c.steps, CostUSD: c.total.CostUSD}
 	c.mu.Unlock()
 	c.m.c.Emit(ev)
@@ -435,17 +430,12 @@ func (c *child) onEvent(ev agent.Event) {
 		c.steps++
 		c.activity = "thinking"
 		c.mu.Unlock()
-		c.update(false)
+		c.update()
 	case agent.ToolCall:
 		c.mu.Lock()
 		c.activity = ev.Name + " " + tools.FirstLine(string(ev.Args), 60)
 		c.mu.Unlock()
-		c.update(true)
-	case agent.TextDelta:
-		c.mu.Lock()
-		c.activity = "writing"
-		c.mu.Unlock()
-		c.update(false)
+		c.update()
 	case agent.AssistantMessage:
 		var parts []string
 		for _, b := range ev.Content {

@@ -158,7 +158,7 @@ type Result struct {
 	Session   string         `json:"session,omitempty"`
 	Steps     int            `json:"steps"`
 	Usage     provider.Usage `json:"usage"`
-	Duration  time.Duration  `json:"duration"`
+	Duration  time.Duration  `json:"-"`
 	completed bool
 }
 

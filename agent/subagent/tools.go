@@ -27,7 +27,7 @@ func (r Result) Message() string {
 	if r.Agent != "" {
 		who += " (agent " + r.Agent + ")"
 	}
-	fmt.Fprintf(&b, "Subagent %s %s after %s, %s", who, r.Status, tools.Plural(r.Steps, "step"), r.Duration.Round(100*time.Millisecond))
+	fmt.Fprintf(&b, "Subagent %s %s after %s", who, r.Status, tools.Plural(r.Steps, "step"))
 	if r.Usage.CostUSD > 0 {
 		fmt.Fprintf(&b, ", $%.4f", r.Usage.CostUSD)
 	}
