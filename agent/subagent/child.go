@@ -364,7 +364,9 @@ func (c *child) finish(r Result, done chan struct{}) {
 			CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite, CostUSD: r.Usage.CostUSD}})
 	c.mu.Lock()
 	c.state, c.activity, c.result, c.finished = r.Status, "", r, true
-	deliver := !c.waiting
+	// A stopped child's end is no news to whoever stopped it: nothing is
+	// delivered (a new turn would start by itself).
+	deliver := !c.waiting && r.Status != "stopped"
 	c.mu.Unlock()
 	close(done)
 	c.m.mu.Lock()
@@ -432,8 +434,14 @@ func (c *child) onEvent(ev agent.Event) {
 		c.mu.Unlock()
 		c.update()
 	case agent.ToolCall:
+		what := ev.Name + " " + tools.FirstLine(string(ev.Args), 60)
+		for _, t := range c.ag.Tools() {
+			if p, ok := t.(tools.Previewer); ok && t.Definition().Name == ev.Name {
+				what = tools.FirstLine(p.Preview(ev.Args), 80)
+			}
+		}
 		c.mu.Lock()
-		c.activity = ev.Name + " " + tools.FirstLine(string(ev.Args), 60)
+		c.activity = what
 		c.mu.Unlock()
 		c.update()
 	case agent.AssistantMessage:

@@ -47,8 +47,8 @@ type Config struct {
 	// Emit receives the subagent_* events, for the parent's frontend.
 	Emit func(agent.Event)
 	// Deliver hands the result of a child nobody waits for to the parent
-	// (as a message at its next safe point). It is called on the child's
-	// goroutine and must not block.
+	// (as a message at its next safe point); a stopped child delivers
+	// nothing. It is called on the child's goroutine and must not block.
 	Deliver func(Result)
 	// Resolve finds the model a profile or a spawn names.
 	Resolve func(ctx context.Context, spec string) (provider.Client, agent.Model, error)

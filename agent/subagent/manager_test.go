@@ -164,8 +164,13 @@ func TestStopAndClose(t *testing.T) {
 		if res.IsError || !strings.Contains(res.Text(), "stopped") {
 			t.Fatalf("stop = %q", res.Text())
 		}
-		if got := r.result(); got.ID != "sa-1" || got.Status != "stopped" {
-			t.Errorf("delivered %+v, want sa-1 stopped", got)
+		if in, _ := r.m.Status("sa-1"); in.State != "stopped" {
+			t.Errorf("sa-1 is %s, want stopped", in.State)
+		}
+		select {
+		case got := <-r.results:
+			t.Errorf("a stopped child's result was delivered: %+v", got)
+		default:
 		}
 		if res := run(t, toolNamed(r.m, "subagent_stop"), `{"id":"sa-1"}`); !res.IsError || !strings.Contains(res.Text(), "not running (it is stopped)") {
 			t.Errorf("second stop = %q", res.Text())

@@ -132,6 +132,8 @@ type ui struct {
 	released    string // the extension the terminal is handed to
 	toolArgs    map[string]json.RawMessage
 
+	work *workView // the plan, the goal, subagents (work.go)
+
 	jobs sync.WaitGroup // every goroutine the UI starts
 }
 
