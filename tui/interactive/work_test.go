@@ -1,8 +1,11 @@
 package interactive
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/provider/providertest"
 	"github.com/zut-go/zut/tui/ansi"
@@ -133,4 +136,57 @@ func TestUIEscOffersToStopSubagents(t *testing.T) {
 	if running != 0 {
 		t.Errorf("%d subagents running after stopping them", running)
 	}
+}
+
+// BenchmarkKeystrokeWhileSubagentsStream measures a keystroke through the
+// whole UI (as BenchmarkKeystrokeLoop) while four subagents stream long
+// answers from the scripted server; p50-ms, p99-ms and max-ms are the
+// latencies of the keys.
+func BenchmarkKeystrokeWhileSubagentsStream(b *testing.B) {
+	long := strings.Repeat("streamed words of a subagent's long answer ", 3000)
+	decide := func(r providertest.Recorded) providertest.Reply {
+		body := string(r.Raw)
+		switch {
+		case strings.Contains(body, "You are a subagent"):
+			return providertest.Reply{Text: long, Chunks: 6000, EventDelay: 2 * time.Millisecond}
+		case strings.Contains(body, "subagent_spawn\",\"input\""):
+			return providertest.Reply{Text: "Four subagents are working."}
+		}
+		var calls []providertest.ToolCall
+		for i := range 4 {
+			calls = append(calls, providertest.ToolCall{ID: fmt.Sprintf("s%d", i), Name: "subagent_spawn", Args: fmt.Sprintf(`{"task":"part %d"}`, i)})
+		}
+		return providertest.Reply{Tools: calls}
+	}
+	h := startUI(b, uiOptions{width: 120, height: 30, args: []string{"--yolo"}, decide: decide})
+	h.idle()
+	h.typeText("split it")
+	h.send("\r")
+	h.waitText("Four subagents are working.")
+	h.waitText("Subagents (4)")
+	h.idle()
+	keys := []string{"a", "\x7f"}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		select {
+		case <-h.frames:
+		default:
+		}
+		start := time.Now()
+		h.send(keys[i%2])
+		<-h.frames
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	var running int
+	h.do(func(u *ui) { running = u.app.RunningSubagents() })
+	if running != 4 {
+		b.Fatalf("%d subagents ran during the measurement, want 4", running)
+	}
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
 }
