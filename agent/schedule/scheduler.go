@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zut-go/zut/agent"
@@ -78,9 +79,10 @@ type Scheduler struct {
 	lastID  int
 	started bool
 
-	wake chan struct{}
-	stop chan struct{}
-	done chan struct{}
+	wake  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	wakes atomic.Int64 // how often the goroutine woke (tests, benchmarks)
 }
 
 // New returns a Scheduler; Start runs it.
@@ -141,6 +143,7 @@ func (s *Scheduler) run() {
 	timer.Stop()
 	defer timer.Stop()
 	for {
+		s.wakes.Add(1)
 		var timerC <-chan time.Time
 		if next := s.earliest(); !next.IsZero() {
 			timer.Reset(max(next.Sub(s.c.Now()), 0))
