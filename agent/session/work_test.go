@@ -1,6 +1,9 @@
 package session
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -202,5 +205,81 @@ func TestWorkPreview(t *testing.T) {
 	want := []string{"plan: 1 of 2 done", "goal active: ship it", "schedule add s2 0 9 * * MON", "subagent sa-3 running: review"}
 	if !slices.Equal(got, want) {
 		t.Errorf("previews = %q, want %q", got, want)
+	}
+}
+
+// TestWorkGolden writes one entry of each work type and compares the
+// file byte for byte with testdata/work.jsonl (docs/sessions.md shows
+// these lines).
+func TestWorkGolden(t *testing.T) {
+	s, err := CreateFile(filepath.Join(t.TempDir(), "work.jsonl"), "/work/project", testOpts()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	steps := []func() error{
+		func() error { return s.AppendMessage(user("refactor the parser"), Meta{}) },
+		func() error {
+			return s.AppendChecklist(Checklist{Items: items("done:Read the parser", "in_progress:Split the lexer", "pending:Run the tests"), Note: "lexer first"})
+		},
+		func() error {
+			return s.AppendGoal(Goal{Objective: "make the tests pass", Status: GoalActive, By: "user"})
+		},
+		func() error {
+			return s.AppendGoal(Goal{Objective: "make the tests pass", Status: GoalComplete, Reason: "go test passes", By: "model"})
+		},
+		func() error {
+			return s.AppendSchedule(ScheduleOp{Op: ScheduleAdd, ID: "s1", Cron: "0 9 * * MON-FRI", Message: "check CI", Zone: "Europe/Paris"})
+		},
+		func() error {
+			return s.AppendSchedule(ScheduleOp{Op: ScheduleAdd, ID: "s2", At: &at, Message: "ship it"})
+		},
+		func() error { return s.AppendSchedule(ScheduleOp{Op: ScheduleRun, ID: "s1", Due: &at}) },
+		func() error { return s.AppendSchedule(ScheduleOp{Op: ScheduleMissed, ID: "s1", Due: &at, Missed: 3}) },
+		func() error { return s.AppendSchedule(ScheduleOp{Op: ScheduleCancel, ID: "s1"}) },
+		func() error {
+			return s.AppendSubagent(SubagentLink{ID: "sa-1", Task: "review parser.go", Agent: "reviewer", Model: "anthropic/claude-haiku-4-5",
+				Isolation: "worktree", Session: "/zut/sessions/p/2026-01-02T03-04-05.000Z_uuid.subagents/sa-1.jsonl", Status: "running"})
+		},
+		func() error {
+			return s.AppendSubagent(SubagentLink{ID: "sa-1", Task: "review parser.go", Agent: "reviewer", Model: "anthropic/claude-haiku-4-5",
+				Isolation: "worktree", Session: "/zut/sessions/p/2026-01-02T03-04-05.000Z_uuid.subagents/sa-1.jsonl", Status: "done",
+				Result: "parser.go:12 divides by zero", Diff: "/zut/sessions/p/2026-01-02T03-04-05.000Z_uuid.subagents/sa-1.diff", Steps: 4, CostUSD: 0.0123})
+		},
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	s.Close()
+	got, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "work.jsonl")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("read golden file (run go test -update to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("session file differs from %s (run go test -update and review the diff):\n%s", golden, got)
+	}
+	// And it reads back.
+	r, warns, err := Open(s.Path())
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("Open: %v %v", err, warns)
+	}
+	defer r.Close()
+	if c, _ := r.Checklist(); len(c.Items) != 3 {
+		t.Errorf("Checklist() after reopening = %+v", c)
+	}
+	if l := r.Subagents(); len(l) != 1 || l[0].CostUSD != 0.0123 {
+		t.Errorf("Subagents() after reopening = %+v", l)
 	}
 }
