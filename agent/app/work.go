@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -131,9 +132,6 @@ func (a *App) workTools() []tools.Tool {
 	ts := []tools.Tool{plan.New(plan.Config{Save: w.savePlan}), w.goal.Tool(), w.sched.Tool()}
 	return append(ts, w.subs.Tools()...)
 }
-
-// WorkToolNames are the tools of workTools, for --no-tools.
-var WorkToolNames = []string{"plan", "update_goal", "schedule", "subagent_spawn", "subagent_status", "subagent_stop", "subagent_resume"}
 
 func (w *work) session() *session.Session { return w.sess.Load() }
 
@@ -271,7 +269,7 @@ func (w *work) fire(e schedule.Entry) {
 	w.mu.Unlock()
 	if err := w.a.ui.get().QueuePrompt("schedule", e.Message); err != nil {
 		w.mu.Lock()
-		w.scheduled = w.scheduled[:len(w.scheduled)-1]
+		w.scheduled = slices.DeleteFunc(w.scheduled, func(p scheduledPrompt) bool { return p.id == e.ID })
 		w.mu.Unlock()
 		w.a.emitWork(agent.Notice{Level: "warn", Source: "schedule", Message: "schedule " + e.ID + " could not run: " + err.Error()})
 	}
@@ -415,20 +413,5 @@ func (a *App) toolsIn(dir string) []tools.Tool {
 		ts = append(ts, web.Tools()...)
 	}
 	off := a.disabledTools()
-	var out []tools.Tool
-	for _, t := range ts {
-		if !contains(off, t.Definition().Name) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.DeleteFunc(ts, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
 }
