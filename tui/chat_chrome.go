@@ -49,11 +49,11 @@ type Widget struct {
 	Below             bool
 	// Right asks for the side rail at the right of the editor; on a
 	// terminal narrower than RailMinWidth it is drawn above the editor.
-	Right bool
-	Priority          int
-	Markdown          bool
-	Border            string
-	NoBorder          bool
+	Right    bool
+	Priority int
+	Markdown bool
+	Border   string
+	NoBorder bool
 }
 
 // Panel is the content of the panel slot: an extension-owned,
