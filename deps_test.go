@@ -22,23 +22,24 @@ import (
 // assembles the agent, the host and the providers and imports no mode;
 // below them proto, provider and the renderer tui import nothing of zut.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider"},
+	"": {"agent/app", "agent/printmode", "agent/rpcmode", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
 
 	// The modes.
-	"agent/printmode": {"agent/app", "agent", "proto"},
+	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
 	"agent/rpcmode":   {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider"},
-	"tui/interactive": {"agent/app", "agent", "agent/session", "agent/tools", "host", "proto", "provider", "tui", "tui/ansi", "tui/markdown"},
+	"tui/interactive": {"agent/app", "agent", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "provider/authcmd", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
-	"agent/app": {"agent", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
-		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "proto", "provider",
+	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
+		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/mcp", "proto", "provider",
 		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
 	// The agent and what it runs.
-	"agent":         {"agent/session", "agent/tools", "provider"},
-	"agent/session": {"provider"},
-	"agent/skills":  {"provider"},
-	"agent/tools":   {"agent/skills", "provider"},
+	"agent":             {"agent/permissions", "agent/session", "agent/tools", "provider"},
+	"agent/permissions": {},
+	"agent/session":     {"provider"},
+	"agent/skills":      {"provider"},
+	"agent/tools":       {"agent/skills", "provider"},
 
 	// The work around the conversation: the plan, the goal and its
 	// continuation, the schedule, resident subagents. Above the agent,
@@ -80,6 +81,7 @@ var importPolicy = map[string][]string{
 
 	// Models.
 	"provider":                            {},
+	"provider/authcmd":                    {"provider"},
 	"provider/providertest":               {"provider"},
 	"provider/providertest/cmd/fakemodel": {"provider/providertest"},
 

@@ -10,12 +10,13 @@
 //	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs, init, test
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
 //	zut sessions [--all] [--json]   list saved sessions for this directory
+//	zut auth login|logout|status    save and show API keys
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
 // main parses the command line, dispatches to a subcommand or a mode and
 // maps the error it returns to an exit code: 0 ok, 1 runtime error, 2
-// usage error (app.ExitCode). The modes live in agent/printmode,
+// usage error, 3 stopped by --max-steps (app.ExitCode). The modes live in agent/printmode,
 // agent/rpcmode and tui/interactive, zut ext in host/extcmd; the app they
 // run is agent/app (docs/architecture.md).
 package main
@@ -38,6 +39,7 @@ import (
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
+	"github.com/zut-go/zut/provider/authcmd"
 	"github.com/zut-go/zut/tui/interactive"
 )
 
@@ -63,8 +65,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if err != nil {
 				return err
 			}
+			environ, _ := provider.ChildEnv(os.Environ())
 			return mcpcmd.Run(ctx, args[1:], mcpcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr,
-				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version})
+				Getenv: env.Getenv, ZutHome: env.Home(), CWD: cwd, Version: app.Version,
+				ProjectTrusted: app.FolderTrusted(env.Home(), cwd), Environ: environ})
+		case "auth":
+			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
 		case "help":
@@ -72,8 +78,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "version":
 			return printVersion(env)
 		}
+		if err := typoCommand(args); err != nil {
+			return err
+		}
 	}
 	return runAgent(ctx, env, args)
+}
+
+// commands are the subcommands of zut.
+var commands = []string{"ext", "sessions", "auth", "rpc", "help", "version"}
+
+// typoCommand reports a lone first word that is a typo of a subcommand
+// ("zut sesions") instead of sending it to the model as a prompt.
+func typoCommand(args []string) error {
+	w := args[0]
+	if strings.HasPrefix(w, "-") || strings.ContainsAny(w, " \t\n") {
+		return nil
+	}
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return nil // more words: a prompt
+		}
+	}
+	if near := app.Nearest(w, commands); near != "" {
+		return app.Usagef("unknown command %q (did you mean zut %s?); zut help lists the commands, and zut -- %s sends it as a prompt", w, near, w)
+	}
+	return nil
 }
 
 // runAgent runs the main command in the mode the flags and the terminal
@@ -171,46 +201,67 @@ Usage:
   zut --mode rpc                headless RPC over stdin/stdout (alias: zut rpc)
   zut ext <verb> [args]         manage extensions (zut help ext)
   zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
-  zut sessions [--all] [--json] list saved sessions of this directory
-  zut help [topic]              topics: ext, sessions, rpc, flags, env
+  zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
+  zut auth login|logout|status  save and show API keys (zut help auth)
+  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions
 
 Model:
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
   --model, -m ID                model id, or provider/model
   --base-url URL                API base URL (an OpenAI-compatible server, a proxy)
   --api-key KEY                 API key for this run
-  --reasoning LEVEL             off, low, medium, high
+  --reasoning LEVEL             off, minimal, low, medium, high, max, adaptive, or a token budget
   --list-models                 list known models with context windows and prices
 
 Session:
-  -c, --continue                continue the latest session of this directory
-  -r, --resume [ID]             resume a session by id (or pick one)
+  -c, --continue                continue the latest session of this directory (or start one)
+  -r, --resume [ID]             resume a session by id or unique prefix (or pick one)
   --session PATH                use the session file at PATH
   --no-session                  keep nothing on disk
-  --fork ID                     branch off at entry ID of that session (with -c, -r or --session)
+  --fork ENTRY                  branch off after entry ENTRY (with -c, -r or --session;
+                                zut sessions --tree ID shows the ids)
 
 Prompt and tools:
   --system-prompt TEXT|@FILE    replace the system prompt
   --append-system-prompt TEXT|@FILE
   --no-context-files            do not read AGENTS.md / CLAUDE.md
   --no-skills                   do not offer skills
-  --yolo                        run every tool without asking
-  --no-yolo                     in print and JSON modes, deny mutating tools
-  --max-steps N                 stop after N model turns
+  --yolo                        run every tool without asking (deny rules still refuse)
+  --no-yolo                     in print and JSON modes, refuse tools that change files or run commands
+  --allow RULE                  run the calls RULE matches without asking, as bash(go test *) (repeatable);
+                                in print and JSON modes, refuse the calls no rule allows
+  --deny RULE                   refuse the calls RULE matches (repeatable)
+  --max-steps N                 stop after N model turns (exit status 3 if the model was not done)
+  --goal TEXT                   set the session's goal: zut continues until the model reports it
+                                complete or blocked, within goal.max_turns (docs/tools.md)
+  --no-tools LIST               do not offer these built-in tools, as web_search,python (repeatable)
+  --mcp-config FILE             also start the MCP servers FILE lists, for this run (repeatable)
+  --trust                       run this folder's extensions, MCP servers and language servers
+                                without asking, this once (zut help permissions)
 
-Extensions:
+In the interactive UI zut asks before a tool changes files or runs a
+command. In print and JSON modes nobody can be asked, so every tool runs
+unless --no-yolo, --allow or a deny rule says otherwise; print mode shows
+each call on stderr (› bash: go test ./...). zut help permissions.
+
+Modes and output:
+  -p, --print                   print mode
+  --mode MODE                   interactive, print, json or rpc (--json, --rpc: the same)
   -e, --ext DIR                 load the extension in DIR for this run (repeatable)
   --no-extensions               load no extensions
-
+  -h, --help                    this help
   --version                     print the version
 
+Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps.
 Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 `
 
 // helpTopics are the texts of zut help TOPIC.
 var helpTopics = map[string]string{
-	"ext":      extcmd.Help,
-	"sessions": app.SessionsHelp,
+	"ext":         extcmd.Help,
+	"auth":        authcmd.Help,
+	"permissions": app.PermissionsHelp,
+	"sessions":    app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode
 
 Usage:
@@ -219,14 +270,6 @@ Usage:
 Reads one JSON command per line on stdin and writes responses and events as
 JSON lines on stdout. See docs/rpc.md.
 `,
-	"env": `Environment:
-  ZUT_HOME            state directory (default $XDG_STATE_HOME/zut, else ~/.local/state/zut)
-  ANTHROPIC_API_KEY   ANTHROPIC_BASE_URL
-  OPENAI_API_KEY      OPENAI_BASE_URL
-  OPENROUTER_API_KEY, DEEPSEEK_API_KEY, GROQ_API_KEY, MISTRAL_API_KEY, ...
-  ZUTCORE_RPC_TOKEN   require this token in RPC mode's hello
-  NO_COLOR            disable colours
-`,
 }
 
 func runHelp(e *app.Env, args []string) error {
@@ -234,13 +277,20 @@ func runHelp(e *app.Env, args []string) error {
 		_, err := io.WriteString(e.Stdout, mainHelp)
 		return err
 	}
+	if args[0] == "env" {
+		_, err := io.WriteString(e.Stdout, app.EnvHelp())
+		return err
+	}
 	text, ok := helpTopics[args[0]]
 	if !ok {
-		var names []string
+		names := []string{"env"}
 		for k := range helpTopics {
 			names = append(names, k)
 		}
 		sort.Strings(names)
+		if near := app.Nearest(args[0], append(names, "flags")); near != "" {
+			return app.Usagef("no help topic %q (did you mean zut help %s?); topics: flags, %s", args[0], near, strings.Join(names, ", "))
+		}
 		return app.Usagef("no help topic %q; topics: flags, %s", args[0], strings.Join(names, ", "))
 	}
 	_, err := fmt.Fprint(e.Stdout, text)

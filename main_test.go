@@ -36,6 +36,7 @@ import (
 //	                         new server
 //	stdin FILE               feed FILE to the next exec
 //	[!] exec PROG ARGS...    run PROG (zut is the binary under test); ! expects failure
+//	status N                 the last exec exited with status N
 //	[!] stdout|stderr REGEX  the last exec's output (does not) match
 //	requests N               the model server got N requests
 //	[!] request N REGEX      request N's body (1-based, raw JSON) does (not) match
@@ -133,6 +134,7 @@ type script struct {
 	work    string
 	env     map[string]string
 	stdin   []byte
+	status  int
 	stdout  string
 	stderr  string
 	servers []*providertest.Server
@@ -270,6 +272,11 @@ func (s *script) command(neg bool, name string, args []string) {
 		s.stdin = data
 	case "exec":
 		s.exec(neg, args)
+	case "status":
+		n, _ := strconv.Atoi(args[0])
+		if s.status != n {
+			s.fatalf("the last exec exited with status %d, want %d\nstderr:\n%s", s.status, n, s.stderr)
+		}
 	case "stdout", "stderr":
 		out := s.stdout
 		if name == "stderr" {
@@ -314,6 +321,14 @@ func (s *script) command(neg bool, name string, args []string) {
 		if _, err := exec.LookPath(args[0]); err != nil {
 			s.t.Skipf("%s is not installed (on PATH); this script needs it", args[0])
 		}
+	case "need-env":
+		// need-env VAR: skip the script unless the test's environment sets
+		// VAR (a path .ci/run provides); the script gets it as $VAR.
+		v := os.Getenv(args[0])
+		if v == "" {
+			s.t.Skipf("%s is not set; this script needs it (.ci/run sets it)", args[0])
+		}
+		s.env[args[0]] = v
 	case "serve":
 		// serve DIR: serve the files of DIR over HTTP on loopback and set
 		// $SERVER to its URL (for the web tools, with
@@ -409,6 +424,7 @@ func (s *script) exec(neg bool, args []string) {
 	s.stdin = nil
 	err := cmd.Run()
 	s.stdout, s.stderr = stdout.String(), stderr.String()
+	s.status = cmd.ProcessState.ExitCode()
 	if ctx.Err() != nil {
 		s.fatalf("exec %v: timed out\nstdout:\n%s\nstderr:\n%s", args, s.stdout, s.stderr)
 	}

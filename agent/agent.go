@@ -108,6 +108,10 @@ var ErrBusy = errors.New("a prompt is already running; wait for it, abort it, or
 // ErrAborted is returned by Prompt when it was aborted.
 var ErrAborted = errors.New("aborted")
 
+// ErrMaxSteps is returned by Prompt when MaxSteps stopped the last input
+// before the model finished (a Notice said so).
+var ErrMaxSteps = errors.New("stopped at the step limit (--max-steps) before the model finished")
+
 // Prompt adds in as a user message and runs model steps until the model
 // stops, MaxSteps is reached, the context is cancelled or Abort is called.
 // Follow-up prompts queued meanwhile run afterwards. It emits Done last.
@@ -137,13 +141,13 @@ func (a *Agent) Prompt(ctx context.Context, in Input) error {
 
 	for {
 		err := a.runInput(ctx, in)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrMaxSteps) {
 			return err
 		}
 		next, ok := a.nextOrIdle()
 		if !ok {
 			idle = true
-			return nil
+			return err
 		}
 		in = Input{Text: next, Source: "queue"}
 	}

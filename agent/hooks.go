@@ -199,15 +199,42 @@ func contextText(m provider.Message) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// withContextText applies a context_prepare rewrite of m's text: the
-// result's text when m is one tool result, else the text blocks.
+// withContextText applies a context_prepare rewrite of m's text. A
+// message of tool results (no text blocks of its own) gets the new text in
+// its results: one result takes it; of several, the first takes it and the
+// others keep only their images and say where their text went, since the
+// joined text cannot be split back. Text after the results would not do:
+// the Anthropic API wants a message's tool results before its text.
 func withContextText(m provider.Message, text string) provider.Message {
-	if textOf(m) == "" && len(m.Content) == 1 && m.Content[0].Type == provider.BlockToolResult {
-		r := m.Content[0]
-		r.Content = withText(provider.Message{Content: r.Content}, text).Content
-		return provider.Message{Role: m.Role, Content: []provider.Block{r}}
+	results := 0
+	for _, b := range m.Content {
+		if b.Type == provider.BlockToolResult {
+			results++
+		}
 	}
-	return withText(m, text)
+	if textOf(m) != "" || results == 0 {
+		return withText(m, text)
+	}
+	out := provider.Message{Role: m.Role}
+	first := ""
+	for _, b := range m.Content {
+		if b.Type != provider.BlockToolResult {
+			out.Content = append(out.Content, b)
+			continue
+		}
+		r := b
+		if first == "" {
+			first = b.ToolUseID
+			r.Content = withText(provider.Message{Content: b.Content}, text).Content
+		} else {
+			r.Content = withText(provider.Message{Content: b.Content}, "").Content
+			if len(r.Content) == 0 {
+				r.Content = []provider.Block{provider.TextBlock("(this result's text is in the result of " + first + ")")}
+			}
+		}
+		out.Content = append(out.Content, r)
+	}
+	return out
 }
 
 // withText replaces the text blocks of m with text (at the first one),

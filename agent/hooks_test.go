@@ -167,6 +167,34 @@ func TestHooks(t *testing.T) {
 			},
 		},
 		{
+			name: "context_prepare_rewrites_two_tool_results",
+			hooks: fakeHooks{fakeExtensions: &fakeExtensions{intercept: map[string]bool{"context_prepare": true}}, context: func(msgs []ContextMessage) ([]ContextMessage, bool) {
+				out := append([]ContextMessage(nil), msgs...)
+				for i, m := range out {
+					if m.Content == "echo: a\n\necho: b" {
+						out[i].Content = "both echoed"
+					}
+				}
+				return out, true
+			}},
+			replies: []reply{{tools: []provider.Block{toolUse("t1", "echo", `{"text":"a"}`), toolUse("t2", "echo", `{"text":"b"}`)}}, {text: "ok"}},
+			check: func(t *testing.T, a *Agent, c *scriptedClient, s *memStore, _ *echoTool) {
+				msgs := c.Requests()[1].Messages
+				last := msgs[len(msgs)-1].Content
+				// The results stay first (and only): the Anthropic API
+				// refuses text before them.
+				if len(last) != 2 || last[0].Type != provider.BlockToolResult || last[1].Type != provider.BlockToolResult {
+					t.Fatalf("message sent = %+v, want the two tool results alone", last)
+				}
+				if got := textOfBlocks(last[0].Content); got != "both echoed" {
+					t.Errorf("first result = %q, want the rewritten text", got)
+				}
+				if got := textOfBlocks(last[1].Content); got != "(this result's text is in the result of t1)" {
+					t.Errorf("second result = %q, want a pointer to the first", got)
+				}
+			},
+		},
+		{
 			name:  "active_tools_restrict",
 			hooks: fakeHooks{fakeExtensions: &fakeExtensions{}},
 			setup: func(a *Agent) { a.SetActiveTools([]string{"read"}) },

@@ -40,8 +40,12 @@ func (a *Agent) run(ctx context.Context, in Input, inject string) error {
 
 	for step := 1; ; step++ {
 		if a.cfg.MaxSteps > 0 && step > a.cfg.MaxSteps {
-			a.cfg.Emit(Notice{Level: "warn", Message: fmt.Sprintf("stopped after %d steps (--max-steps); send another prompt to continue", a.cfg.MaxSteps)})
-			return nil
+			unit := "steps"
+			if a.cfg.MaxSteps == 1 {
+				unit = "step"
+			}
+			a.cfg.Emit(Notice{Level: "warn", Message: fmt.Sprintf("stopped after %d %s (--max-steps) before the model finished; send another prompt to continue", a.cfg.MaxSteps, unit)})
+			return ErrMaxSteps
 		}
 		res := a.step(ctx, step)
 		a.cfg.Emit(TurnEnd{Stop: res.stop, Error: errorText(res.err)})

@@ -89,8 +89,9 @@ func TestLoop(t *testing.T) {
 			},
 		},
 		{
-			name:  "max_steps",
-			steps: 1,
+			name:    "max_steps",
+			steps:   1,
+			wantErr: ErrMaxSteps,
 			replies: []reply{
 				{tools: []provider.Block{toolUse("t1", "echo", `{"text":"a"}`)}},
 			},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/provider"
 )
@@ -25,6 +26,9 @@ type ConfirmRequest struct {
 	Name    string
 	Args    json.RawMessage
 	Preview string
+	// Change is what a write or edit would do to its file (nil for other
+	// tools, and when the call would fail), for the dialog to show.
+	Change *tools.FileChange
 }
 
 // ConfirmAnswer is the user's decision.
@@ -44,6 +48,14 @@ type Policy struct {
 	// Interactive is true when interactive extension tools can run (a
 	// person can see their panels).
 	Interactive bool
+	// Rules allow, ask about or deny calls by tool and argument pattern
+	// (nil: none). Deny rules hold even with Yolo.
+	Rules *permissions.Set
+	// CWD is the project directory the rules' paths are relative to.
+	CWD string
+	// DenyHint, when set, replaces the --no-yolo advice in the message
+	// of a call DenyMutating refuses (for example: add an --allow rule).
+	DenyHint string
 }
 
 // policy returns the confirmation policy and confirmer.
@@ -202,33 +214,56 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 }
 
 // confirm applies the policy; it reports whether the call is denied and
-// why.
+// why. The rules decide first (deny, then ask, then allow); without a
+// rule, read-only calls run and the others are asked about. When nobody
+// can be asked, a call that would be asked runs, unless DenyMutating (or
+// an ask rule) refuses it. Refusals by policy are also emitted as a
+// Notice, so that headless modes report them.
 func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
 	pol, confirmer := a.policy()
-	if pol.Yolo {
+	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	refuse := func(reason string) (bool, string) {
+		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
+		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)
+	}
+	switch {
+	case effect == permissions.Deny:
+		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it; do it another way or ask the user", rule, rule.Source.Describe()))
+	case effect == permissions.Allow, pol.Yolo:
 		return false, ""
 	}
 	mutates := isExt
 	if m, ok := bt.(tools.Mutator); ok {
 		mutates = m.Mutates(args)
 	}
-	if !mutates {
+	if !mutates && effect != permissions.Ask {
 		return false, ""
 	}
 	a.mu.Lock()
 	remembered := a.always[name]
 	a.mu.Unlock()
-	if remembered {
+	if remembered && effect != permissions.Ask {
 		return false, ""
 	}
 	if confirmer == nil {
-		if pol.DenyMutating {
-			return true, fmt.Sprintf("tool %q was denied: zut runs with --no-yolo, which refuses tools that change files or run commands; use read-only tools or ask the user to rerun without --no-yolo", name)
+		switch {
+		case effect == permissions.Ask:
+			return refuse(fmt.Sprintf("the permission rule ask %s (%s) needs a person to confirm it, and nobody can in this mode", rule, rule.Source.Describe()))
+		case pol.DenyMutating && pol.DenyHint != "":
+			return refuse(pol.DenyHint)
+		case pol.DenyMutating:
+			return refuse("zut runs with --no-yolo, which refuses tools that change files or run commands; use read-only tools or ask the user to rerun without --no-yolo")
 		}
 		return false, ""
 	}
+	req := ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview}
+	if p, ok := bt.(tools.Planner); ok {
+		if fc, err := p.Plan(args); err == nil {
+			req.Change = &fc
+		}
+	}
 	a.notify(LifecycleEvent{Name: "tool_confirmation_requested", ToolID: id, ToolName: name, ToolPreview: preview})
-	ans, err := confirmer.Confirm(ctx, ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview})
+	ans, err := confirmer.Confirm(ctx, req)
 	if err != nil {
 		return true, fmt.Sprintf("tool %q was not run: %v", name, err)
 	}

@@ -86,9 +86,11 @@ func Digest(entries []Entry, files ...string) string {
 }
 
 // ProjectConfigFiles are the project files, relative to the working
-// directory, that name programs to run besides the extension manifests:
-// the MCP servers and the language servers of the project.
-var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json")}
+// directory, that name programs to run besides the extension manifests
+// or let commands run unasked: the MCP servers and the language servers
+// of the project, and its settings (whose permission allow rules count
+// only once the project is trusted).
+var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json"), filepath.Join(".zut", "settings.json")}
 
 // ProjectDigest is the Digest of the project entries with the project
 // configuration files of cwd that exist, which it also returns (as

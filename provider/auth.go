@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 )
 
 // authEntry is one provider's saved credentials in auth.json:
@@ -64,9 +66,26 @@ func readAuth(home string) (map[string]authEntry, error) {
 	if len(data) > MaxConfigFile {
 		return nil, &FileError{Op: "read", Path: path, Limit: MaxConfigFile, Err: ErrTooLarge}
 	}
-	var entries map[string]authEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("read %s: %v — the file should map provider names to {\"api_key\": \"...\"}", path, err)
+	}
+	// Unknown fields are an error, as in models.json: a typo ("apikey")
+	// must not leave a key silently unused.
+	entries := make(map[string]authEntry, len(raw))
+	var names []string
+	for name := range raw {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var e authEntry
+		dec := json.NewDecoder(bytes.NewReader(raw[name]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("read %s: %s: %v — each provider takes {\"api_key\": \"...\"}", path, name, err)
+		}
+		entries[name] = e
 	}
 	return entries, nil
 }

@@ -77,7 +77,7 @@ func TestResolveBaseURLUsage(t *testing.T) {
 		t.Fatalf("Resolve(--base-url localhost:8000) = %v (probed %v), want a BaseURLError before any probe", err, probed)
 	}
 	_, err = Resolve(context.Background(), Options{Provider: "openai", Getenv: envMap("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", "htp://proxy")})
-	if !errors.As(err, &be) || be.Source != "OPENAI_BASE_URL" {
+	if !errors.As(err, &be) || be.Source != "$OPENAI_BASE_URL" {
 		t.Fatalf("Resolve(OPENAI_BASE_URL=htp://proxy) = %v, want a BaseURLError from OPENAI_BASE_URL", err)
 	}
 }

@@ -31,6 +31,9 @@ type Config struct {
 	// KeyHint tells the user how to supply a key when the API answers 401,
 	// for example "set ANTHROPIC_API_KEY or run zut with --api-key".
 	KeyHint string
+	// URLSource says where BaseURL came from ("--base-url", "$NAME",
+	// models.json), for connection errors.
+	URLSource string
 	// HTTPClient sends the requests; nil uses a client without an overall
 	// timeout (streams may run for minutes; IdleTimeout guards silence).
 	HTTPClient *http.Client
@@ -451,7 +454,7 @@ func (s *httpStream) endAttempt() {
 // connError describes a failed connection or read.
 func (s *httpStream) connError(actx context.Context, err error, reading bool) error {
 	cfg := s.c.cfg
-	ce := &ConnError{Provider: cfg.Provider, URL: RedactURL(s.c.url), Truncated: reading}
+	ce := &ConnError{Provider: cfg.Provider, URL: RedactURL(s.c.url), Truncated: reading, URLSource: cfg.URLSource}
 	switch cause := context.Cause(actx); {
 	case errors.Is(cause, errIdle):
 		ce.Idle, ce.Received, ce.MinProgress = s.lim.Idle, s.window, s.lim.MinProgress

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,6 +63,10 @@ type Resolved struct {
 	// KeySource says where the key came from: "--api-key", an environment
 	// variable name, "auth.json", or "" when none is used.
 	KeySource string
+	// BaseURLSource says where BaseURL came from: "--base-url", "$NAME"
+	// of an environment variable, "models.json", or "the built-in
+	// default" (errors name it).
+	BaseURLSource string
 	// Display is "provider/model", for the status line and sessions.
 	Display string
 	// Note explains a choice the user did not make explicitly, for example
@@ -129,20 +135,22 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		}
 	}
 	// Base URL: flag, environment, catalog.
-	r.BaseURL = o.BaseURL
-	source := "--base-url"
+	r.BaseURL, r.BaseURLSource = o.BaseURL, "--base-url"
 	if r.BaseURL == "" {
 		for _, env := range p.BaseURLEnv {
 			if v := o.getenv(env); v != "" {
-				r.BaseURL, source = hostURL(v, p.BaseURL), env
+				r.BaseURL, r.BaseURLSource = hostURL(v, p.BaseURL), "$"+env
 				break
 			}
 		}
 	}
 	if r.BaseURL == "" {
-		r.BaseURL, source = p.BaseURL, "models.json provider "+p.Name
+		r.BaseURL, r.BaseURLSource = p.BaseURL, "the built-in default"
+		if b, ok := builtinProvider(p.Name); !ok || b.BaseURL != p.BaseURL {
+			r.BaseURLSource = filepath.Join(o.Home, "models.json")
+		}
 	}
-	if err := CheckBaseURL(r.BaseURL, source); err != nil {
+	if err := CheckBaseURL(r.BaseURL, r.BaseURLSource); err != nil {
 		return nil, err
 	}
 	if key == "" && !p.Local && o.BaseURL == "" {
@@ -190,7 +198,8 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		Provider:   p.Name,
 		BaseURL:    r.BaseURL,
 		APIKey:     key,
-		KeyHint:    p.keyHint(),
+		KeyHint:    rejectedKeyHint(p, r.KeySource, o.Home),
+		URLSource:  r.BaseURLSource,
 		HTTPClient: o.HTTPClient,
 		Limits:     envLimits.merge(o.Limits),
 	}
@@ -207,6 +216,31 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		r.Client = defaultModel{Client: r.Client, id: modelID}
 	}
 	return r, nil
+}
+
+// rejectedKeyHint is what a 401 says to do: the key was rejected, and
+// where it came from.
+func rejectedKeyHint(p *ProviderInfo, source, home string) string {
+	login := "zut auth login " + p.Name
+	switch {
+	case source == "--api-key":
+		return "the key given with --api-key was rejected; check it, or save a working one with " + login
+	case source == "auth.json":
+		return "the key saved in " + AuthPath(home) + " was rejected; replace it with " + login
+	case source != "":
+		return "the key in $" + source + " was rejected; check the variable, or unset it and run " + login
+	}
+	return p.keyHint()
+}
+
+// builtinProvider returns the built-in provider name.
+func builtinProvider(name string) (ProviderInfo, bool) {
+	for _, b := range builtinProviders {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return ProviderInfo{}, false
 }
 
 // defaultModel fills Request.Model for models outside the catalog.
@@ -258,10 +292,17 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 		return p, modelID, nil
 	}
 	if prefix, rest, ok := strings.Cut(modelID, "/"); ok {
-		if p, ok := cat.provider(prefix); ok && rest != "" {
+		p, isProvider := cat.provider(prefix)
+		if isProvider && rest == "" {
+			return p, "", nil // "anthropic/": the provider's default model
+		}
+		if isProvider && rest != "" {
 			if _, known := cat.model(p.Name, modelID); !known {
 				return p, rest, nil
 			}
+		}
+		if !isProvider && o.BaseURL == "" && len(cat.withID(modelID)) == 0 {
+			return nil, "", fmt.Errorf("unknown provider %q in --model %s — use one of %s (zut --list-models shows their models); for an id with a slash on OpenRouter or Groq, add --provider openrouter or --provider groq", prefix, modelID, strings.Join(cat.names(), ", "))
 		}
 	}
 	hasKey := func(p *ProviderInfo) bool {
@@ -329,14 +370,19 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 	return nil, "", errors.New("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or another provider's key, see zut --list-models), save a key in auth.json, or start Ollama or llama.cpp (nothing answered at " + strings.Join(tried, ", ") + ")")
 }
 
-// ParseReasoning reads the --reasoning value: "", off, minimal, low,
-// medium, high, max, adaptive, or a thinking budget in tokens.
+// ReasoningLevels are the --reasoning levels, in order; a thinking budget
+// in tokens (1024 or more) may be given instead. --help, /help, the
+// /reasoning picker and the docs list them all (a test checks).
+var ReasoningLevels = []string{"off", "minimal", "low", "medium", "high", "max", "adaptive"}
+
+// ParseReasoning reads the --reasoning value: "", one of ReasoningLevels
+// ("none" is off), or a thinking budget in tokens.
 func ParseReasoning(s string) (Reasoning, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
-	switch s {
-	case "", "off", "minimal", "low", "medium", "high", "max", "adaptive":
+	switch {
+	case s == "" || slices.Contains(ReasoningLevels, s):
 		return Reasoning{Effort: s}, nil
-	case "none":
+	case s == "none":
 		return Reasoning{Effort: "off"}, nil
 	}
 	if n, err := strconv.Atoi(s); err == nil && n >= 1024 {

@@ -117,6 +117,9 @@ type ConnError struct {
 	Truncated bool
 	Attempts  int
 	Err       error
+	// URLSource says where the base URL came from ("--base-url",
+	// "$OLLAMA_HOST", ".../models.json"); "" when unknown.
+	URLSource string
 }
 
 func (e *ConnError) Error() string {
@@ -140,6 +143,9 @@ func (e *ConnError) Error() string {
 	default:
 		what = fmt.Sprintf("request %s: %v", e.URL, e.Err)
 		hint = "check the network and --base-url"
+		if e.URLSource != "" && e.URLSource != "--base-url" {
+			hint = "check the network and the URL, which comes from " + e.URLSource
+		}
 	}
 	if e.Attempts > 1 {
 		what += fmt.Sprintf(" (after %d attempts)", e.Attempts)

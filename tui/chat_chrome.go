@@ -75,6 +75,9 @@ type Activity struct {
 	Hint    string
 	RetryAt time.Time
 	Retry   string
+	// Waiting says the run waits for the user (a confirmation): the line
+	// shows a still mark and no clock.
+	Waiting bool
 }
 
 // Queued is a prompt waiting for the running one, or steering text on

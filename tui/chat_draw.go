@@ -54,7 +54,12 @@ func (c *Chat) activityLine(now time.Time) string {
 	muted := t.Style(ansi.RoleMuted)
 	spin := ansi.Span{Text: t.Spinner.Frame(spinnerTick(t, a.Since, now)) + " ", Style: t.Style(ansi.RoleSpinner)}
 	var spans []ansi.Span
-	if !a.RetryAt.IsZero() && now.Before(a.RetryAt) {
+	if a.Waiting {
+		spans = []ansi.Span{{Text: "? ", Style: t.Style(ansi.RoleWarn)}, {Text: a.Label, Style: t.Style(ansi.RoleWarn)}}
+		if a.Detail != "" {
+			spans = append(spans, ansi.Span{Text: " · " + a.Detail, Style: muted})
+		}
+	} else if !a.RetryAt.IsZero() && now.Before(a.RetryAt) {
 		secs := int((a.RetryAt.Sub(now) + time.Second - 1) / time.Second)
 		spans = []ansi.Span{spin, {Text: "Retrying in " + strconv.Itoa(secs) + "s", Style: t.Style(ansi.RoleWarn)}}
 		if a.Retry != "" {

@@ -290,12 +290,16 @@ func (c *Chat) userLines(text string, width int) []string {
 			if j == 0 {
 				p = ansi.Span{Text: prefix, Style: mark}
 			}
-			line := ansi.PadSpans(append([]ansi.Span{p}, w...), width, st)
+			// The background covers the text and one space, not the
+			// rest of the row: padding to the width would become rows of
+			// blank background when a narrower terminal rewraps the
+			// scrollback.
+			line := append(append([]ansi.Span{p}, w...), ansi.Span{Text: " ", Style: st})
 			out = append(out, ansi.ClampLine(ansi.RenderSpans(line, c.opts.Profile, false), width))
 		}
 	}
 	if hidden > 0 {
-		more := ansi.PadSpans([]ansi.Span{{Text: "  … +" + strconv.Itoa(hidden) + " lines", Style: st.With(t.Style(ansi.RoleMuted))}}, width, st)
+		more := []ansi.Span{{Text: "  … +" + strconv.Itoa(hidden) + " lines ", Style: st.With(t.Style(ansi.RoleMuted))}}
 		out = append(out, ansi.ClampLine(ansi.RenderSpans(more, c.opts.Profile, false), width))
 	}
 	return append(out, "")

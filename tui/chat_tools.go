@@ -63,6 +63,15 @@ func (c *Chat) ToolProgress(id, text string) {
 	t.dirty()
 }
 
+// ToolWaiting marks the live tool call id as waiting for the user's
+// confirmation (or no longer).
+func (c *Chat) ToolWaiting(id string, waiting bool) {
+	if t, ok := c.tools[id]; ok && t.view.Waiting != waiting {
+		t.view.Waiting = waiting
+		t.dirty()
+	}
+}
+
 // ToolDiff is the file change of an edit or write call, for its diff.
 type ToolDiff struct{ Old, New string }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 )
@@ -13,15 +14,27 @@ type ConfirmChoice struct {
 }
 
 // Confirm is the dialog that asks before a tool runs: allow once, allow
-// the tool for the rest of the session, or deny with a reason typed on the
-// spot. It implements Overlay. Keys: arrows and Enter, or y, a and n
-// directly; Esc denies without a reason.
+// such calls from now on, or deny with a reason typed on the spot. It
+// implements Overlay. Keys: arrows and Enter, or y, a and n directly; Esc
+// denies without a reason; PgUp and PgDn scroll the change when it is
+// taller than the dialog.
 type Confirm struct {
 	Tool    string // the tool's name
 	Preview string // the short description of the call
+	// Diff is the change a write or edit would make, shown in the dialog
+	// (a new file: all its lines added).
+	Diff *ToolDiff
+	// Always is the label of the second choice; empty: "Always allow
+	// <tool> this session".
+	Always string
 
 	sel    int
 	reason *Editor // set while the reason is typed
+	// The diff scrolls: diffTop is its first line shown, diffPage the
+	// lines shown at the last Render (0: all of it fits).
+	diffTop, diffPage int
+	diffLines         []string
+	diffWidth         int
 }
 
 // HandleKey applies a key; done reports that the user decided.
@@ -40,6 +53,12 @@ func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
 		return choice, false
 	}
 	switch k.String() {
+	case "pageup":
+		d.diffTop = max(d.diffTop-max(d.diffPage, 1), 0)
+	case "pagedown":
+		if d.diffPage > 0 {
+			d.diffTop += d.diffPage // Render clamps the end
+		}
 	case "up", "ctrl+p", "shift+tab":
 		d.sel = (d.sel + 2) % 3
 	case "down", "ctrl+n", "tab":
@@ -89,12 +108,25 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 			pv++
 		}
 	}
+	if d.Diff != nil {
+		// Room for the diff: what the box, the preview, the options, the
+		// footer and a reason being typed leave.
+		room := maxRows - 2 - 1 - len(body) - 3 - 1
+		if d.reason != nil {
+			room -= 2
+		}
+		body = append(body, d.diffView(inner, max(room, 2), t, p)...)
+	}
 	if len(body) > 0 && maxRows > 8 {
 		body = append(body, "")
 	}
+	always := d.Always
+	if always == "" {
+		always = "Always allow " + ansi.Printable(d.Tool) + " this session"
+	}
 	options := []struct{ label, key string }{
 		{"Allow once", "y"},
-		{"Always allow " + ansi.Printable(d.Tool) + " this session", "a"},
+		{ansi.Printable(always), "a"},
 		{"Deny…", "n"},
 	}
 	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
@@ -113,6 +145,9 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 	}
 	cursorRow, cursorCol := -1, 0
 	footer := "↑↓ move · enter choose · esc deny"
+	if d.diffPage > 0 {
+		footer = "↑↓ move · enter choose · pgup/pgdn scroll · esc deny"
+	}
 	if d.reason != nil {
 		body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "Reason (sent to the model):", Style: t.Style(ansi.RoleMuted)}}, p, false))
 		lines, r, c := d.reason.Render(max(inner-2, 1))
@@ -135,4 +170,28 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 		cursorRow = -1
 	}
 	return out, cursorRow, min(cursorCol, max(width-1, 0))
+}
+
+// diffView renders the change in width cells, at most rows lines: a window
+// of the diff with a last line saying which lines show when it is cut.
+func (d *Confirm) diffView(width, rows int, t *ansi.Theme, p ansi.Profile) []string {
+	if d.diffLines == nil || d.diffWidth != width {
+		d.diffLines = RenderDiff(Diff(d.Diff.Old, d.Diff.New, 3), DiffOptions{Width: width, Theme: t, Profile: p})
+		d.diffWidth = width
+		if len(d.diffLines) == 0 {
+			d.diffLines = []string{ansi.RenderSpans([]ansi.Span{{Text: "(no change)", Style: t.Style(ansi.RoleMuted)}}, p, false)}
+		}
+	}
+	lines := d.diffLines
+	d.diffPage = 0
+	if len(lines) <= rows {
+		d.diffTop = 0
+		return lines
+	}
+	page := max(rows-1, 1)
+	d.diffTop = min(d.diffTop, len(lines)-page)
+	d.diffPage = page
+	out := append([]string(nil), lines[d.diffTop:d.diffTop+page]...)
+	more := fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", d.diffTop+1, d.diffTop+page, len(lines))
+	return append(out, ansi.RenderSpans(ansi.TruncateSpans([]ansi.Span{{Text: more, Style: t.Style(ansi.RoleMuted)}}, width), p, false))
 }

@@ -184,7 +184,8 @@ func (e *Editor) Paste(s string) {
 	if s == "" {
 		return
 	}
-	lines := strings.Count(s, "\n") + 1
+	// A final line end ends the last line; it starts none.
+	lines := strings.Count(strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), "\n") + 1
 	chars := utf8.RuneCountInString(s)
 	maxLines, maxChars := e.PasteLines, e.PasteChars
 	if maxLines <= 0 {

@@ -1,6 +1,11 @@
 package tui
 
-import "github.com/zut-go/zut/tui/ansi"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zut-go/zut/tui/ansi"
+)
 
 // Prompt is a dialog that asks for one line of text: a title, a message,
 // and an editor. It implements Overlay. Enter answers, Esc cancels.
@@ -10,6 +15,9 @@ type Prompt struct {
 	Markdown bool
 	Editor   Editor
 	Border   string // frame colour (a theme colour value); empty: the theme's
+	// Masked shows a dot for each character typed (a secret such as an
+	// API key), on one line.
+	Masked bool
 }
 
 // HandleKey applies a key: done reports an answer (the text) or, with
@@ -40,6 +48,10 @@ func (d *Prompt) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]st
 		body = append(body, msg...)
 	}
 	lines, r, c := d.Editor.Render(max(inner-2, 1))
+	if d.Masked && !d.Editor.Empty() {
+		n := min(utf8.RuneCountInString(d.Editor.Value()), max(inner-3, 1))
+		lines, r, c = []string{strings.Repeat("•", n)}, 0, n
+	}
 	if d.Editor.Empty() && d.Editor.Placeholder != "" {
 		lines[0] = t.Style(ansi.RoleDim).Render(p, lines[0])
 	}

@@ -45,6 +45,9 @@ type ToolView struct {
 	OldText, NewText string
 	// Frame is the spinner tick, advanced by the app's timer.
 	Frame int
+	// Waiting says the call waits for the user's confirmation: a still
+	// mark and "waiting for you" instead of the spinner.
+	Waiting bool
 	// Elapsed is how long the call ran; shown when not zero.
 	Elapsed time.Duration
 
@@ -132,6 +135,9 @@ func (v ToolView) header(fields []jsonField, width int, t *ansi.Theme) []ansi.Sp
 	if mark.Text == "" {
 		mark.Text = "•"
 	}
+	if v.Waiting && (v.Status == ToolStreaming || v.Status == ToolRunning) {
+		mark = ansi.Span{Text: "?", Style: t.Style(ansi.RoleWarn)}
+	}
 	name := ansi.Printable(v.Name)
 	if v.DisplayName != "" {
 		name = ansi.Printable(v.DisplayName)
@@ -147,6 +153,9 @@ func (v ToolView) header(fields []jsonField, width int, t *ansi.Theme) []ansi.Sp
 	var tail []ansi.Span
 	if v.Elapsed > 0 {
 		tail = []ansi.Span{{Text: "  " + formatElapsed(v.Elapsed), Style: t.Style(ansi.RoleMuted)}}
+	}
+	if mark.Text == "?" && v.Waiting {
+		tail = []ansi.Span{{Text: "  waiting for you", Style: t.Style(ansi.RoleWarn)}}
 	}
 	if v.Header != "" {
 		h := strings.ReplaceAll(strings.TrimSpace(ansi.Printable(v.Header)), "\n", " ")

@@ -8,13 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/mcp"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -35,6 +38,7 @@ type App struct {
 	bridge *extBridge
 	skills *skills.Index
 	tools  []tools.Tool
+	rules  *permissions.Set
 	agent  *agent.Agent
 	ui     *uiSwitch // where extension chrome goes; the mode sets the target
 
@@ -42,6 +46,9 @@ type App struct {
 	settingsErr error // why config.json could not be read as a whole
 	trust       Trust // what the project would run, and whether it may
 	toolset     toolset
+	mcp         *mcp.Manager // the MCP servers; nil when none is configured
+	live        atomic.Bool  // New has made the agent (MCP callbacks may use it)
+	mcpWaited   atomic.Bool  // WaitMCP ran
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
@@ -119,6 +126,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := a.openSession(); err != nil {
 		return nil, err
 	}
+	if err := a.startMCP(); err != nil {
+		a.Close()
+		return nil, err
+	}
 
 	if !o.NoExtensions {
 		cfg := a.hostConfig()
@@ -147,11 +158,12 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, err
 	}
 
+	a.rules = a.loadRules()
 	cfg := agent.Config{
 		System:    system,
 		Tools:     a.tools,
 		Store:     agent.SessionStore{S: a.sess},
-		Policy:    agent.Policy{Yolo: o.Yolo, DenyMutating: o.NoYolo, Interactive: f.Interactive},
+		Policy:    a.policy(a.rules),
 		MaxSteps:  o.MaxSteps,
 		Emit:      emit,
 		Reasoning: provider.Reasoning{},
@@ -166,6 +178,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	a.agent = agent.New(cfg)
 	a.enableHostAPI()
+	a.live.Store(true)
+	if a.mcp != nil {
+		a.mcpToolsChanged() // servers that got ready while New ran
+	}
 	a.startWork()
 	return a, nil
 }
@@ -217,7 +233,12 @@ func (a *App) openSession() error {
 		s        *session.Session
 		warnings []session.Warning
 		err      error
+		created  bool // a new file: a failed --fork removes it
 	)
+	newSession := func() {
+		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		created = err == nil
+	}
 	switch {
 	case o.NoSession || (a.front.MemorySession && !o.Continue && !o.ResumeSet && o.SessionPath == ""):
 		s = session.NewMemory(a.cwd, opts...)
@@ -225,11 +246,13 @@ func (a *App) openSession() error {
 		s, warnings, err = session.Open(o.SessionPath, opts...)
 		if errors.Is(err, os.ErrNotExist) {
 			s, err = session.CreateFile(o.SessionPath, a.cwd, opts...)
+			created = err == nil
 		}
 	case o.Continue:
 		s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 		if errors.Is(err, session.ErrNotFound) {
-			s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+			fmt.Fprintf(a.env.Stderr, "zut: no session to continue in %s; starting a new one\n", a.cwd)
+			newSession()
 		}
 	case o.ResumeSet:
 		if o.Resume == "" {
@@ -237,15 +260,19 @@ func (a *App) openSession() error {
 				// The interactive UI offers a picker; start from the latest.
 				s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 				if errors.Is(err, session.ErrNotFound) {
-					s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+					newSession()
 				}
 				break
 			}
-			return Usagef("--resume needs a session id here (zut sessions lists them)")
+			return Usagef("--resume needs a session id or a unique prefix of one here (zut sessions lists them)")
 		}
-		s, warnings, err = session.Resume(a.SessionsDir(), o.Resume, opts...)
+		info, ferr := a.findSession(o.Resume)
+		if ferr != nil {
+			return ferr
+		}
+		s, warnings, err = session.Open(info.Path, opts...)
 	default:
-		s, err = session.Create(a.SessionsDir(), a.cwd, opts...)
+		newSession()
 	}
 	if err != nil {
 		return fmt.Errorf("open session: %w", err)
@@ -255,8 +282,12 @@ func (a *App) openSession() error {
 	}
 	if o.Fork != "" {
 		if err := s.Fork(o.Fork); err != nil {
+			path := s.Path()
 			s.Close()
-			return fmt.Errorf("--fork: %w (zut sessions shows sessions; the entry ids are in the session file)", err)
+			if created {
+				os.Remove(path)
+			}
+			return fmt.Errorf("--fork: %w; zut sessions --tree %s shows the entry ids", err, s.ID())
 		}
 	}
 	a.sess = s
@@ -349,6 +380,9 @@ func (a *App) Close() {
 			cancel()
 		}
 		a.closeTools()
+		if a.mcp != nil {
+			a.mcp.Close()
+		}
 		if a.sess != nil {
 			a.closeSession(a.sess)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/mcp"
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 )
@@ -31,8 +32,10 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{Name: "help", Help: "show keys and commands"},
 	{Name: "model", Help: "switch the model (/model provider/name)"},
-	{Name: "reasoning", Help: "set the reasoning level: off, low, medium, high"},
+	{Name: "reasoning", Help: "set the reasoning level: off, minimal, low, medium, high, max, adaptive, or a token budget"},
 	{Name: "settings", Help: "theme, terminal alerts, auto-compaction and more", Terminal: true},
+	{Name: "permissions", Help: "list the permission rules (allow, ask, deny) and remove them", Terminal: true},
+	{Name: "login", Help: "save an API key in auth.json (/login [provider])", Terminal: true},
 	{Name: "clear", Help: "start a new conversation and clear the screen"},
 	{Name: "compact", Help: "summarise the conversation to free context (/compact [focus])"},
 	{Name: "fork", Help: "start a new branch from an earlier message"},
@@ -40,6 +43,7 @@ var Builtins = []Builtin{
 	{Name: "sessions", Help: "list and resume saved sessions"},
 	{Name: "reload-ext", Help: "restart every extension and reload skills and themes"},
 	{Name: "skills", Help: "list the available skills"},
+	{Name: "mcp", Help: "show the MCP servers: state, tools, errors and logs"},
 	{Name: "skill", Help: "load a skill into the conversation (/skill:<name>)"},
 	{Name: "btw", Help: "ask a side question that is not kept (/btw question)"},
 	{Name: "exit", Help: "quit zut", Terminal: true},
@@ -88,12 +92,12 @@ func ParseCommand(line string) (name, args string) {
 type Command struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	Source      string `json:"source"` // "builtin", "extension" or "skill"
-	Extension   string `json:"extension,omitempty"`
+	Source      string `json:"source"`              // "builtin", "extension", "skill" or "mcp"
+	Extension   string `json:"extension,omitempty"` // the extension, or the MCP server
 }
 
-// Commands lists the built-in, skill and extension slash commands, sorted
-// by name.
+// Commands lists the built-in, skill, extension and MCP prompt slash
+// commands, sorted by name.
 func (a *App) Commands() []Command {
 	var out []Command
 	for _, b := range Builtins {
@@ -109,6 +113,7 @@ func (a *App) Commands() []Command {
 			out = append(out, Command{Name: c.Name, Description: c.Description, Source: "extension", Extension: c.Extension})
 		}
 	}
+	out = append(out, a.mcpCommands()...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
@@ -127,8 +132,16 @@ type CommandResult struct {
 // ErrNoSuchCommand is returned by InvokeExtension for unknown names.
 var ErrNoSuchCommand = errors.New("no such command")
 
-// InvokeExtension runs an extension's slash command.
+// InvokeExtension runs an extension's slash command, or an MCP server's
+// prompt (/mcp__server__prompt args), whose text becomes the prompt.
 func (a *App) InvokeExtension(ctx context.Context, name, args string) (CommandResult, error) {
+	if text, ok, err := a.mcpPrompt(ctx, name, args); ok {
+		if err != nil {
+			return CommandResult{}, err
+		}
+		server, _, _ := mcp.SplitName(name)
+		return CommandResult{Action: "prompt", Prompt: text, Extension: server}, nil
+	}
 	if a.host == nil {
 		return CommandResult{}, ErrNoSuchCommand
 	}

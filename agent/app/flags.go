@@ -5,6 +5,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/zut-go/zut/agent/permissions"
 )
 
 // stringList is a repeatable string flag.
@@ -48,7 +50,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Model, "m", "", "model id")
 	fs.StringVar(&o.BaseURL, "base-url", "", "API base URL")
 	fs.StringVar(&o.APIKey, "api-key", "", "API key")
-	fs.StringVar(&o.Reasoning, "reasoning", "", "reasoning effort: off, low, medium, high")
+	fs.StringVar(&o.Reasoning, "reasoning", "", "reasoning: off, minimal, low, medium, high, max, adaptive, or a token budget")
 	fs.Var((*stringList)(&o.Exts), "ext", "load the extension in DIR for this run (repeatable)")
 	fs.Var((*stringList)(&o.Exts), "e", "short for --ext")
 	fs.BoolVar(&o.NoExtensions, "no-extensions", false, "load no extensions")
@@ -71,11 +73,14 @@ func (o *Options) Register(fs *flag.FlagSet) {
 		}
 		return nil
 	})
+	fs.Var((*stringList)(&o.MCPConfigs), "mcp-config", "also start the MCP servers FILE lists, for this run (repeatable)")
 	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
 	fs.StringVar(&o.Goal, "goal", "", "set the session's goal: zut keeps working until the model reports it complete or blocked")
+	fs.Var((*stringList)(&o.Allow), "allow", "run the tool calls RULE matches without asking (repeatable)")
+	fs.Var((*stringList)(&o.Deny), "deny", "refuse the tool calls RULE matches (repeatable)")
 	fs.BoolVar(&o.ListModels, "list-models", false, "list known models and exit")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.Help, "help", false, "show help")
@@ -84,15 +89,14 @@ func (o *Options) Register(fs *flag.FlagSet) {
 
 // ParseOptions parses the main command line with the flag package. Flags
 // may follow the prompt ("zut -p hi --model x" and "zut --model x -p hi"
-// both work). Flag errors are written to out; usage (which may be nil) is
-// called for -h and for a flag error.
+// both work). -h and --help set Help. A flag error is a usage error that
+// names the flag, suggests the one meant and says where help is (out and
+// usage are no longer written to; they are kept for the callers).
 func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	var o Options
 	fs := flag.NewFlagSet("zut", flag.ContinueOnError)
-	fs.SetOutput(out)
-	if usage != nil {
-		fs.Usage = usage
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	o.Register(fs)
 	rest := joinResumeID(args)
 	for {
@@ -101,7 +105,7 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 				o.Help = true
 				return o, nil
 			}
-			return o, ErrUsageSilent
+			return o, FlagError(fs, err, "zut --help lists the flags")
 		}
 		consumed := len(rest) - len(fs.Args())
 		if consumed > 0 && rest[consumed-1] == "--" {
@@ -141,6 +145,16 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")
 	}
+	for _, f := range []struct {
+		name  string
+		rules []string
+	}{{"allow", o.Allow}, {"deny", o.Deny}} {
+		for _, text := range f.rules {
+			if _, err := permissions.ParseRule(text, permissions.Allow, permissions.SourceFlag); err != nil {
+				return o, Usagef("--%s: %v", f.name, err)
+			}
+		}
+	}
 	if o.MaxSteps < 0 {
 		return o, Usagef("--max-steps must be 0 or more, got %d", o.MaxSteps)
 	}
@@ -159,8 +173,10 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	return o, nil
 }
 
-// sessionIDLike matches what -r takes as a session id rather than a prompt.
-var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]{3,}$`)
+// sessionIDLike matches what -r takes as a session id (or a prefix of
+// one, two characters or more) rather than a prompt: hex digits and
+// dashes ("zut -r f6"). A prompt that looks like one goes after --.
+var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`)
 
 // joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
 // like a session id (or prefix), because the flag package cannot give a

@@ -19,9 +19,16 @@ import (
 // may run while a prompt runs unless it says so; they return agent.ErrBusy.
 
 // Prompt runs one Prompt and names the session after its first Prompt.
+// A prompt sent with no model configured names nothing: it gets no
+// answer, and the first one that does should name the session.
 func (a *App) Prompt(ctx context.Context, in agent.Input) error {
-	a.NameAfter(in.Text)
-	return a.runPrompt(ctx, in)
+	if a.agent.Model().ID != "" {
+		a.NameAfter(in.Text)
+	}
+	if !a.front.Interactive {
+		a.WaitMCP(ctx) // the first prompt of a script sees the servers' tools
+	}
+	return a.runPrompt(ctx, a.withMentions(ctx, in))
 }
 
 // NameAfter names an untitled session after text, the first prompt as the
@@ -80,7 +87,11 @@ func (a *App) ResumeSession(id string) error {
 	if a.agent.Busy() {
 		return agent.ErrBusy
 	}
-	s, warnings, err := session.Resume(a.SessionsDir(), id, session.WithVersion(Version))
+	info, err := a.findSession(id)
+	if err != nil {
+		return err
+	}
+	s, warnings, err := session.Open(info.Path, session.WithVersion(Version))
 	if err != nil {
 		return fmt.Errorf("resume session: %w", err)
 	}
@@ -168,7 +179,9 @@ func (a *App) SetModel(ctx context.Context, spec string) (*provider.Resolved, er
 		o.Provider = a.opts.Provider
 	}
 	o.BaseURL = ""
-	if a.resolved != nil && o.Provider == a.resolved.Provider.Name {
+	prefix, _, _ := strings.Cut(spec, "/")
+	if a.resolved != nil && (o.Provider == a.resolved.Provider.Name || o.Provider == "" && prefix == a.resolved.Provider.Name) {
+		// The same provider keeps --base-url.
 		o.BaseURL = a.opts.BaseURL
 	}
 	res, err := provider.Resolve(ctx, o)

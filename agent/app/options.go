@@ -26,6 +26,7 @@ type Options struct {
 	NoSkills           bool
 	NoTools            []string // built-in tools not offered (--no-tools)
 	Trust              bool     // run the project's own code this once (--trust)
+	MCPConfigs         []string // more MCP server files for this run (--mcp-config)
 	Yolo               bool
 	NoYolo             bool
 	MaxSteps           int
@@ -34,6 +35,10 @@ type Options struct {
 	Version            bool
 	Help               bool
 	Prompt             []string
+
+	// Allow and Deny are permission rules for this run (--allow, --deny):
+	// "bash(go test *)", "edit(docs/**)", "read".
+	Allow, Deny []string
 
 	// --json and --rpc, the original zut's spellings of --mode json and
 	// --mode rpc.

@@ -65,6 +65,14 @@ type Settings struct {
 // is absent.
 func (s Settings) Raw(name string) json.RawMessage { return s.raw[name] }
 
+// UISettings are the members of config.json that /settings changes; the
+// others (reasoning, paste_chars, history_size) are changed in the file.
+var UISettings = []string{"theme", "terminal_alerts", "auto_compact", "thinking", "model", "paste_lines"}
+
+// SettingsMembers are the members of config.json that Settings holds
+// (permissions and options are read elsewhere).
+var SettingsMembers = []string{"theme", "terminal_alerts", "auto_compact", "model", "reasoning", "thinking", "paste_lines", "paste_chars", "history_size", "disabled_tools", "pass_keys", "web", "lsp"}
+
 // DefaultSettings are the settings of a fresh $ZUT_HOME.
 func DefaultSettings() Settings {
 	return Settings{

@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zut-go/zut/agent/skills"
@@ -26,6 +28,7 @@ import (
 // a reload rebuilds only the stateless ones. Tools switched off with
 // --no-tools or the disabled_tools setting are left out of the list.
 type toolset struct {
+	mu  sync.Mutex // buildTools runs on the mode's loop and on MCP's goroutines
 	py  *python.Tool
 	lsp *lsp.Manager
 	web *web.Web
@@ -92,6 +95,8 @@ func checkToolNames(names []string) error {
 func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 	cfg := a.toolConfig(idx)
 	ts := &a.toolset
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
 	if ts.py == nil {
 		ts.py = python.New(cfg, python.Config{Env: cfg.Env})
 	}
@@ -119,6 +124,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 	}
 	all = append(all, ts.py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), ts.lsp.Tool())
 	all = append(all, ts.web.Tools()...)
+	all = append(all, a.mcpTools()...)
 	all = append(all, a.workTools()...)
 	off := a.disabledTools()
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
@@ -128,10 +134,12 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 // the web connections.
 func (a *App) closeTools() {
 	ts := &a.toolset
+	a.closeLSP()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
 	if ts.py != nil {
 		ts.py.Close()
 	}
-	a.closeLSP()
 	if ts.web != nil {
 		ts.web.Close()
 	}
@@ -140,11 +148,14 @@ func (a *App) closeTools() {
 // closeLSP stops the language servers; the next buildTools starts a new
 // manager.
 func (a *App) closeLSP() {
-	if m := a.toolset.lsp; m != nil {
+	a.toolset.mu.Lock()
+	m := a.toolset.lsp
+	a.toolset.lsp = nil
+	a.toolset.mu.Unlock()
+	if m != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		m.Close(ctx)
 		cancel()
-		a.toolset.lsp = nil
 	}
 }
 
@@ -202,4 +213,12 @@ func (a *App) ToolPreview(name string, args json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// Plan passes through to the tool, so the confirmation shows the diff.
+func (d *diagnosed) Plan(args json.RawMessage) (tools.FileChange, error) {
+	if p, ok := d.Tool.(tools.Planner); ok {
+		return p.Plan(args)
+	}
+	return tools.FileChange{}, errors.New("this tool cannot say what it would change")
 }

@@ -10,7 +10,8 @@ import (
 
 // Code that comes with a repository runs only once the user trusts the
 // repository: the project extensions (./.zut/extensions), the project's
-// MCP servers (.mcp.json) and language servers (.zut/lsp.json). One
+// MCP servers (.mcp.json) and language servers (.zut/lsp.json), and the
+// allow rules of its .zut/settings.json. One
 // answer covers them all; it is kept in $ZUT_HOME/trust.json under the
 // repository root with a digest of what was trusted, so a changed
 // manifest or configuration asks again. --ext directories and global
@@ -76,6 +77,10 @@ func projectTrust(home, cwd string, exts []string, flag bool) Trust {
 	return t
 }
 
+// FolderTrusted reports whether the user trusts the project in cwd as it
+// is now, for zut mcp and zut ext, which run without an App.
+func FolderTrusted(home, cwd string) bool { return projectTrust(home, cwd, nil, false).Trusted }
+
 // ProjectTrust is what the project would run and whether it may.
 func (a *App) ProjectTrust() Trust { return a.trust }
 
@@ -89,9 +94,16 @@ func (a *App) TrustProject() error {
 		return fmt.Errorf("trust %s: %w", a.trust.Root, err)
 	}
 	a.trust.Trusted = true
+	a.rules.Admit() // the project's allow rules
 	// The language servers of .zut/lsp.json start with the next tools.
-	if ts := &a.toolset; ts.lsp != nil {
-		a.closeLSP()
+	a.closeLSP()
+	// The servers of .mcp.json start now; their tools join when ready.
+	if a.mcp != nil {
+		for _, s := range a.mcp.Untrusted() {
+			if err := a.mcp.Trust(s.Name); err != nil {
+				return fmt.Errorf("start MCP server %s: %w", s.Name, err)
+			}
+		}
 	}
 	return nil
 }
@@ -99,5 +111,5 @@ func (a *App) TrustProject() error {
 // untrustedNote is the line print, JSON and RPC modes show when they skip
 // project code.
 func (t Trust) untrustedNote() string {
-	return fmt.Sprintf("this folder's %s will not run: it is not trusted; pass --trust to run it once, or trust it in the interactive UI", t.Summary())
+	return fmt.Sprintf("this folder is not trusted, so its %s stay off (project allow rules do not count); pass --trust to use them once, or trust the folder in the interactive UI", t.Summary())
 }

@@ -353,8 +353,14 @@ func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
 		}
 		err = a.agent.Prompt(ctx, agent.Input{Text: text, Source: source})
 	}
-	if errors.Is(err, agent.ErrAborted) || ctx.Err() != nil {
+	switch {
+	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
 		w.goal.Interrupted()
+	case errors.Is(err, agent.ErrMaxSteps) && w.goal.Active():
+		// One prompt reached --max-steps: the goal's budget is spent.
+		if _, perr := w.goal.Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
+			a.emitWork(agent.Notice{Level: "warn", Message: "goal paused: budget spent: --max-steps; /goal resume continues"})
+		}
 	}
 	return err
 }

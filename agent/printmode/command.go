@@ -76,6 +76,10 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 		}
 		display(b.String())
 		return nil
+	case "mcp":
+		a.WaitMCP(ctx)
+		display(a.MCPReport())
+		return nil
 	case "skills":
 		idx := a.Skills()
 		if idx == nil || len(idx.List()) == 0 {
@@ -138,7 +142,7 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 
 // printable are the built-in commands print mode runs.
 var printable = map[string]bool{
-	"help": true, "skills": true, "skill": true, "session": true, "name": true,
+	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true,
 	"compact": true, "btw": true, "model": true,
 	"plan": true, "goal": true, "schedule": true, "subagents": true,
 }

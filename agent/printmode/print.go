@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,8 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 		last    string
 		notices []string
 	)
+	cwd, _ := os.Getwd()
+	dim := dimmer(e)
 	emit := func(ev agent.Event) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -37,6 +40,8 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 			if t := visibleText(ev.Content); t != "" {
 				last = t
 			}
+		case agent.ToolCall:
+			dim(e.Stderr, toolLine(ev, cwd))
 		case agent.Notice:
 			notices = append(notices, ev.Message)
 			fmt.Fprintf(e.Stderr, "zut: %s\n", noticeText(ev))
@@ -48,17 +53,23 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	err := r.run(ctx, o, prompt, emit)
 	mu.Lock()
 	defer mu.Unlock()
+	stopped := errors.Is(err, agent.ErrMaxSteps)
 	switch {
 	case errors.Is(err, errBlocked):
 		return fmt.Errorf("the turn was blocked: %s", strings.Join(notices, "; "))
-	case err != nil:
+	case err != nil && !stopped:
 		return err
 	}
 	if last != "" {
 		w := bufio.NewWriter(e.Stdout)
 		w.WriteString(strings.TrimRight(last, "\n"))
 		w.WriteString("\n")
-		return w.Flush()
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if stopped {
+		return app.ErrStepLimit
 	}
 	return nil
 }
@@ -94,8 +105,11 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 	if werr != nil {
 		return fmt.Errorf("write events: %w", werr)
 	}
-	if errors.Is(err, errBlocked) {
+	switch {
+	case errors.Is(err, errBlocked):
 		return app.ErrSilent // the notice event says why
+	case errors.Is(err, agent.ErrMaxSteps):
+		return app.ErrStepLimit
 	}
 	return err
 }

@@ -40,6 +40,7 @@ import (
 //	                    (PATH: data.entries.0.id); ID @TYPE takes the line
 //	                    of that type the last wait returned
 //	need PROGRAM        skip the test when PROGRAM is not on PATH
+//	                    ($REPO in a line is the repository's root)
 //	sort                compare the transcript sorted (for events whose order
 //	                    against a response is not fixed)
 //	close               close stdin and wait for zut to return
@@ -543,7 +544,8 @@ func (r *rpcRun) script(a rpcArchive) {
 	}
 }
 
-// expand replaces $WORK and $EXT/NAME in a script line.
+// expand replaces $WORK, $REPO (the repository's root) and $EXT/NAME in a
+// script line.
 func (r *rpcRun) expand(s string) string {
 	s = regexp.MustCompile(`\$EXT/([a-z0-9-]+)`).ReplaceAllStringFunc(s, func(m string) string {
 		dir, err := r.builds.copy(strings.TrimPrefix(m, "$EXT/"), filepath.Join(r.work, "ext"))
@@ -554,6 +556,13 @@ func (r *rpcRun) expand(s string) string {
 	})
 	for k, v := range r.vars {
 		s = strings.ReplaceAll(s, "$"+k, v)
+	}
+	if strings.Contains(s, "$REPO") {
+		repo, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		s = strings.ReplaceAll(s, "$REPO", repo)
 	}
 	return strings.ReplaceAll(s, "$WORK", r.work)
 }

@@ -128,6 +128,8 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 		s.result(c, s.extensions(), err)
 	case "skills":
 		s.result(c, map[string]any{"skills": s.skillList()}, nil)
+	case "mcp":
+		s.result(c, map[string]any{"servers": a.MCPServers()}, nil)
 	case "skill":
 		if need("a skill name: /skill <name> [text]") {
 			skill, text, _ := strings.Cut(args, " ")

@@ -317,14 +317,14 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 	switch {
 	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
 		return c.resultOf("stopped", "stopped before it finished")
+	case errors.Is(err, agent.ErrMaxSteps) || err == nil && steps >= c.m.c.MaxSteps && stop == "tool_use":
+		return c.resultOf("failed", fmt.Sprintf("stopped after %d steps, its step budget (subagents.max_steps), before finishing; resume it with subagent_resume to let it go on", steps))
 	case err != nil:
 		msg := err.Error()
 		if lastErr != "" && !strings.Contains(msg, lastErr) {
 			msg = lastErr + ": " + msg
 		}
 		return c.resultOf("failed", msg)
-	case steps >= c.m.c.MaxSteps && stop == "tool_use":
-		return c.resultOf("failed", fmt.Sprintf("stopped after %d steps, its step budget (subagents.max_steps), before finishing; resume it with subagent_resume to let it go on", steps))
 	}
 	return c.resultOf("done", "")
 }

@@ -89,16 +89,23 @@ func Run(ctx context.Context, e *Env, args []string) error {
 		}
 		return err
 	}
+	verbs := []string{"list", "doctor", "install", "remove", "enable", "disable", "logs", "init", "test"}
+	if near := nearest(verb, verbs); near != "" {
+		return usagef("unknown zut ext verb %q (did you mean zut ext %s?); zut help ext lists the verbs", verb, near)
+	}
 	return usagef("unknown zut ext verb %q; use list, doctor, install, remove, enable, disable, logs, init or test (zut help ext)", verb)
 }
 
 // extFlags is the FlagSet of one verb. Its usage line goes to stderr.
 func extFlags(e *Env, verb, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet("zut ext "+verb, flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
+	// Errors are worded by parseVerb; -h prints the usage.
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.Stderr, "usage: zut ext %s %s\n", verb, synopsis)
+		fs.SetOutput(e.Stderr)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
@@ -112,11 +119,16 @@ var errHelpShown = errors.New("help shown")
 func parseVerb(fs *flag.FlagSet, args []string) ([]string, error) {
 	var operands []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		show := fs.Usage
+		fs.Usage = func() {} // the flag package calls it for errors too
+		err := fs.Parse(args)
+		fs.Usage = show
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				show()
 				return nil, errHelpShown
 			}
-			return nil, errUsageSilent
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {

@@ -359,7 +359,7 @@ func TestExtUsage(t *testing.T) {
 		{nil, 2, "zut ext — manage extensions"},
 		{[]string{"frobnicate"}, 2, `unknown zut ext verb "frobnicate"`},
 		{[]string{"list", "extra"}, 2, "takes no operands"},
-		{[]string{"list", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"list", "--bogus"}, 2, "zut ext list: unknown flag --bogus; zut help ext"},
 		{[]string{"install"}, 2, "needs one <path|git-url>"},
 		{[]string{"install", "--build=rust", "x"}, 2, "unknown --build=rust"},
 		{[]string{"install", "--build=go", "https://example.com/x.git"}, 2, "works on a local directory only"},
@@ -370,6 +370,8 @@ func TestExtUsage(t *testing.T) {
 		{[]string{"doctor", "dir"}, 2, "load a directory with -e DIR"},
 		{[]string{"help"}, 0, ""},
 		{[]string{"list", "-h"}, 0, "usage: zut ext list [--json]"},
+		{[]string{"lsit"}, 2, `unknown zut ext verb "lsit" (did you mean zut ext list?)`},
+		{[]string{"list", "--jsn"}, 2, "unknown flag --jsn (did you mean --json?)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

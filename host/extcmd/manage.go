@@ -140,6 +140,9 @@ func runExtLogs(ctx context.Context, e *Env, args []string) error {
 	path := host.LogPath(e.Home, name)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, _, ok := findExtension(e, name); !ok {
+			return fmt.Errorf("logs of extension %q: it is not installed, so it has no log; zut ext list shows what is installed", name)
+		}
 		return fmt.Errorf("logs of extension %q: no log at %s; it is written once the extension has run (zut ext doctor runs it)", name, path)
 	}
 	if err != nil {

@@ -159,8 +159,15 @@ func TestExtLogs(t *testing.T) {
 		t.Errorf("zut ext logs tiny = %q", out)
 	}
 	_, errOut, status := c.run(nil, "logs", "other")
-	if status != 1 || !strings.Contains(c.normalize(errOut), `logs of extension "other": no log at $ZUT_HOME/logs/ext-other.log; it is written once the extension has run`) {
+	if status != 1 || !strings.Contains(c.normalize(errOut), `logs of extension "other": it is not installed, so it has no log; zut ext list shows what is installed`) {
 		t.Errorf("zut ext logs other: status %d, stderr %q", status, errOut)
+	}
+	quiet := filepath.Join(c.home, "extensions", "quiet")
+	os.MkdirAll(quiet, 0o755)
+	os.WriteFile(filepath.Join(quiet, "extension.json"), []byte(`{"name": "quiet", "version": "1.0.0", "exec": "./quiet"}`), 0o644)
+	_, errOut, status = c.run(nil, "logs", "quiet")
+	if status != 1 || !strings.Contains(c.normalize(errOut), `logs of extension "quiet": no log at $ZUT_HOME/logs/ext-quiet.log; it is written once the extension has run`) {
+		t.Errorf("zut ext logs quiet (installed, never run): status %d, stderr %q", status, errOut)
 	}
 
 	t.Run("follow", func(t *testing.T) {

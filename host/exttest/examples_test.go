@@ -165,8 +165,9 @@ func TestExamples(t *testing.T) {
 			if rep.Verdict != Pass {
 				t.Errorf("Test(%s).Verdict = %s, want pass; failed %q\n%s", n, rep.Verdict, rep.Failed(), text.String())
 			}
+			// The examples are what authors copy: they must not warn.
 			if w := rep.Warned(); len(w) > 0 {
-				t.Logf("%s warns: %q", n, w)
+				t.Errorf("%s warns: %q\n%s", n, w, text.String())
 			}
 		})
 	}

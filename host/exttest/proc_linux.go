@@ -115,6 +115,12 @@ func (ip *idleProbe) idle() (idle, known bool) {
 		dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
 		tasks, err := os.ReadDir(dir)
 		if err != nil {
+			if pid == ip.pgid {
+				// The leader is gone: it exited and was reaped, and the
+				// session has not seen the exit yet. Not idle, so that
+				// settle waits for the exit instead of calling it calm.
+				return false, true
+			}
 			continue // gone meanwhile
 		}
 		for _, t := range tasks {

@@ -313,9 +313,9 @@ func (w *world) oneWay(f proto.Frame, r *record) {
 		}
 		switch f.Position {
 		case "", proto.WidgetAboveInput:
-		case proto.WidgetBelowInput:
+		case proto.WidgetBelowInput, proto.WidgetRightBar:
 			if !ui2 {
-				w.note("additions.capabilities", typ, Warn, r, "widget position below_input needs the capability ui2; zut places it above_input (C18)")
+				w.note("additions.capabilities", typ, Warn, r, "widget position %s needs the capability ui2; zut places it above_input (C18)", f.Position)
 			}
 		default:
 			w.note("robustness.frames", typ, Warn, r, "widget position %q is unknown; zut places it above_input (C18)", f.Position)

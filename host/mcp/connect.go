@@ -13,6 +13,10 @@ type ConnectOptions struct {
 	ClientOptions
 	Home    string // $ZUT_HOME: logs/ and mcp-auth/
 	Project string // the project directory: a stdio server's default working directory
+	// Env is the environment a stdio server starts with (its "env" is
+	// added to it); nil means zut's own. zut passes its environment
+	// without provider keys (provider.ChildEnv).
+	Env []string
 
 	// AuthPrompt shows the URL that authorizes zut for a remote server;
 	// OpenBrowser (see the function of that name) tries to open it. With
@@ -49,7 +53,7 @@ func connect(ctx context.Context, cfg ServerConfig, opts ConnectOptions, log *lo
 	switch cfg.Transport {
 	case "stdio":
 		c := newClient(cfg.Name, nil, log, opts.ClientOptions)
-		t, err := startStdio(cfg, opts.Project, log, c)
+		t, err := startStdio(cfg, opts.Project, opts.Env, log, c)
 		if err != nil {
 			return nil, err
 		}

@@ -28,9 +28,10 @@ const maxRestarts = 3
 
 // Options configure a Manager.
 type Options struct {
-	Home   string  // $ZUT_HOME: logs/mcp-<name>.log, mcp-auth/
-	CWD    string  // the project directory: a stdio server's default working directory
-	Config *Config // from LoadConfig; nil means no servers
+	Home   string   // $ZUT_HOME: logs/mcp-<name>.log, mcp-auth/
+	CWD    string   // the project directory: a stdio server's default working directory
+	Config *Config  // from LoadConfig; nil means no servers
+	Env    []string // the environment of stdio servers (ConnectOptions.Env)
 
 	// Trusted decides whether a project server (OriginProject) may run;
 	// nil trusts none. Servers from the global file or --mcp-config always
@@ -242,7 +243,7 @@ func (m *Manager) changed(f func()) {
 func (m *Manager) start(s *server) {
 	begin := time.Now()
 	name := s.cfg.Name
-	copts := ConnectOptions{Home: m.opts.Home, Project: m.opts.CWD, AuthPrompt: m.opts.AuthPrompt, OpenBrowser: m.opts.OpenBrowser,
+	copts := ConnectOptions{Home: m.opts.Home, Project: m.opts.CWD, Env: m.opts.Env, AuthPrompt: m.opts.AuthPrompt, OpenBrowser: m.opts.OpenBrowser,
 		ClientOptions: ClientOptions{Info: m.opts.Client, InitTimeout: m.opts.StartTimeout, Sampling: m.opts.Sampling,
 			Changed: func(list string) { m.listChanged(s, list) },
 			Note:    func(msg string) { m.note(s, "%s", msg) }}}

@@ -38,7 +38,7 @@ type stdioTransport struct {
 // stdin is disconnected after it.
 const writeTimeout = 10 * time.Second
 
-func startStdio(cfg ServerConfig, project string, log *logFile, s sink) (*stdioTransport, error) {
+func startStdio(cfg ServerConfig, project string, env []string, log *logFile, s sink) (*stdioTransport, error) {
 	path := cfg.Command
 	if !strings.ContainsRune(path, os.PathSeparator) {
 		lp, err := exec.LookPath(path)
@@ -67,7 +67,11 @@ func startStdio(cfg ServerConfig, project string, log *logFile, s sink) (*stdioT
 	if cmd.Dir == "" {
 		cmd.Dir = project
 	}
-	cmd.Env = os.Environ()
+	cmd.Env = env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append([]string(nil), cmd.Env...)
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -70,7 +70,7 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 	}
 	var mu sync.Mutex
 	notes := map[string][]string{}
-	m := mcp.NewManager(mcp.Options{Home: env.ZutHome, CWD: env.CWD, Config: cfg, Trusted: env.Trusted,
+	m := mcp.NewManager(mcp.Options{Home: env.ZutHome, CWD: env.CWD, Config: cfg, Trusted: env.trusted(), Env: env.Environ,
 		Client: mcp.Implementation{Name: "zut", Version: orDev(env.Version)}, StartTimeout: *timeout,
 		AuthPrompt: func(server, url string) {
 			fmt.Fprintf(env.Stderr, "mcp server %q needs authorization; open this URL in a browser:\n  %s\n", server, url)

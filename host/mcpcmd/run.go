@@ -28,6 +28,12 @@ type Env struct {
 	// Trusted says whether a project server may be started (the trust the
 	// user gave in zut); nil starts none of them.
 	Trusted func(mcp.ServerConfig) bool
+	// ProjectTrusted, when Trusted is nil, trusts every project server:
+	// the user trusts the folder (main asks the app's trust store).
+	ProjectTrusted bool
+	// Environ is the environment stdio servers start with; nil is the
+	// process's own. main passes it without provider keys.
+	Environ []string
 }
 
 // UsageError is a bad command line; main exits with status 2 for it.
@@ -111,4 +117,12 @@ func parse(fs *flag.FlagSet, args []string) ([]string, []string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// trusted is the Manager's Trusted function of env.
+func (env Env) trusted() func(mcp.ServerConfig) bool {
+	if env.Trusted != nil || !env.ProjectTrusted {
+		return env.Trusted
+	}
+	return func(mcp.ServerConfig) bool { return true }
 }

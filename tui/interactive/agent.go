@@ -91,7 +91,7 @@ func (u *ui) onEvent(ev agent.Event) {
 		u.turn.input += ev.Input
 		u.turn.output += ev.Output
 		u.turn.haveUsage = true
-		u.turn.cost = ev.Cumulative.CostUSD
+		u.turn.cost = u.costBase + ev.Cumulative.CostUSD
 		u.turn.ctxTokens = ev.Input + ev.CacheRead + ev.CacheWrite
 	case agent.TurnEnd:
 		switch ev.Stop {

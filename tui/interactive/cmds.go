@@ -61,6 +61,10 @@ func (u *ui) command(line string) {
 		}
 	case "settings":
 		u.openSettings()
+	case "permissions":
+		u.openPermissions()
+	case "login":
+		u.login(args)
 	case "theme":
 		if args == "" {
 			u.openThemes()
@@ -94,6 +98,8 @@ func (u *ui) command(line string) {
 		}
 	case "skills":
 		u.showSkills()
+	case "mcp":
+		u.chat.AddNotice("info", "", u.app.MCPReport())
 	case "skill":
 		u.chat.AddNotice("warn", "", "use /skill:<name> [what to do]; /skills lists the names")
 	case "btw":
@@ -202,6 +208,7 @@ func (u *ui) clearNow() {
 	u.shellCtx = nil
 	u.answer = ""
 	u.turn = turnStats{}
+	u.costBase = 0
 	u.closeBTW()
 	if !u.plain {
 		u.screen.Clear()
@@ -225,6 +232,7 @@ func (u *ui) newNow() {
 	}
 	u.chat.Clear()
 	u.turn = turnStats{}
+	u.costBase = 0
 	u.answer = ""
 	u.chat.AddNotice("info", "", "new conversation")
 }
@@ -368,19 +376,34 @@ func (u *ui) showSkills() {
 	u.chat.AddMarkdown(b.String(), ansi.RoleText)
 }
 
-// showSession shows where the session is kept.
+// showSession shows where the session is kept. The file's path goes on
+// lines of its own with no indent and no mark, so that it can be copied
+// whole: it is cut at the width only when it is wider than the terminal.
 func (u *ui) showSession() {
 	s := u.app.Session()
 	id := u.app.SessionIdentity()
-	path := s.Path()
-	if path == "" {
-		path = "(not saved: --no-session)"
-	}
 	title := s.Title()
 	if title == "" {
 		title = "(untitled)"
 	}
-	u.chat.AddNotice("info", "", fmt.Sprintf("session %s\ntitle: %s\nfile: %s\nbranch: %s\nmessages: %d", s.ID(), title, path, id.ID, len(s.Messages())))
+	u.chat.AddNotice("info", "", fmt.Sprintf("session %s\ntitle: %s\nbranch: %s\nmessages: %d\nresume with: zut -r %s", s.ID(), title, id.ID, len(s.Messages()), s.ID()))
+	path := s.Path()
+	if path == "" {
+		u.chat.AddNotice("info", "", "file: none (--no-session keeps it in memory)")
+		return
+	}
+	t := u.theme
+	p := u.chat.Options().Profile
+	u.chat.AddBlock(func(width int) []string {
+		out := []string{ansi.RenderSpans([]ansi.Span{{Text: "file:", Style: t.Style(ansi.RoleMuted)}}, p, false)}
+		rest := []rune(path)
+		for len(rest) > 0 {
+			n := min(len(rest), max(width, 1))
+			out = append(out, ansi.RenderSpans([]ansi.Span{{Text: string(rest[:n]), Style: t.Style(ansi.RoleText)}}, p, false))
+			rest = rest[n:]
+		}
+		return out
+	})
 }
 
 // nameSession sets the session's title.

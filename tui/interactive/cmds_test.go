@@ -272,9 +272,14 @@ func maskDates(s string) string {
 
 var dateRE = regexp.MustCompile(`[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d`)
 
+// maskIDs hides random entry ids.
+func maskIDs(s string) string { return entryIDRE.ReplaceAllString(s, "<id>    ") }
+
+var entryIDRE = regexp.MustCompile(`\b[0-9a-f]{8}\b`)
+
 // TestUIForkAndTree forks before an earlier message and lists the tree.
 func TestUIForkAndTree(t *testing.T) {
-	h := startUI(t, uiOptions{width: 70, height: 24, replies: []providertest.Reply{{Text: "first answer"}, {Text: "second answer"}}})
+	h := startUI(t, uiOptions{width: 70, height: 24, replies: []providertest.Reply{{Text: "first answer"}, {Text: "## second answer\n\nwith **markdown**"}, {Text: "`third` answer"}}})
 	h.idle()
 	h.typeText("first question")
 	h.send("\r")
@@ -297,10 +302,16 @@ func TestUIForkAndTree(t *testing.T) {
 		t.Errorf("after /fork: editor %q with %d messages, want %q with 2", text, msgs, "second question")
 	}
 	h.send("\x15") // ctrl+u
+	h.typeText("another question")
+	h.send("\r")
+	h.waitText("third answer")
+	h.idle()
 	h.typeText("/tree")
 	h.send("\r")
 	h.waitText("Session tree")
-	uiGolden(t, "tree", maskDates(h.screen(false)))
+	// The branches are drawn as a tree under the entry they fork from,
+	// with the user's words, plain first lines and entry ids.
+	uiGolden(t, "tree", maskIDs(maskDates(h.screen(false))))
 	h.send("\x1b[27u")
 }
 

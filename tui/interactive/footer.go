@@ -12,6 +12,8 @@ func (u *ui) updateActivity() {
 	switch {
 	case u.app == nil:
 		return
+	case u.busy && u.waiting():
+		u.chat.SetActivity(&tui.Activity{Label: "waiting for you", Detail: "answer the dialog below", Waiting: true})
 	case u.busy:
 		a := &tui.Activity{Label: "Working", Since: u.turn.start, Hint: "esc to interrupt",
 			RetryAt: u.turn.retryAt, Retry: u.turn.retry}
@@ -78,6 +80,9 @@ func (u *ui) updateFooter() {
 	}
 	if u.chat.Expanded() {
 		right = append(right, "expanded")
+	}
+	if a.Yolo() {
+		right = append(right, "yolo: tools run unasked")
 	}
 	u.chat.SetFooter(tui.Footer{Left: left, Right: strings.Join(right, " · ")})
 }

@@ -45,6 +45,9 @@ type uiConfig struct {
 	// started, when set, is called on the UI goroutine once the loop is
 	// about to run (tests keep the ui to post work to it).
 	started func(*ui)
+	// plainEcho makes a plain screen on pipes act as on a cooked
+	// terminal, which echoes the lines typed (tests).
+	plainEcho bool
 }
 
 // runUI sets up the terminal, the app and the UI loop, runs the loop until
@@ -94,8 +97,11 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 
 	u := newUI(ctx, e, o, cfg, home, st, profile, caps, plain, width, height)
 	defer u.cancel()
+	if ps, ok := u.screen.(*plainScreen); ok {
+		ps.echo = term.IsTerminal() || cfg.plainEcho
+	}
 	if stErr != nil {
-		u.chat.AddNotice("warn", "", stErr.Error())
+		u.earlyNote("warn", stErr.Error())
 	}
 	if !plain {
 		modes := tui.Modes{BracketedPaste: true, Focus: true}
@@ -139,6 +145,7 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	u.refreshKeys()
 	u.showHeader()
 	u.replay()
+	u.restoreUsage()
 	u.askTrust()
 	if o.ResumeSet && o.Resume == "" {
 		u.openSessions(true)
@@ -173,9 +180,19 @@ func (w *noticeWriter) Write(p []byte) (int, error) {
 		if strings.HasPrefix(text, "warning: ") {
 			level, text = "warn", strings.TrimPrefix(text, "warning: ")
 		}
-		w.post(func(u *ui) { u.chat.AddNotice(level, "", text); u.dirty = true })
+		w.post(func(u *ui) { u.earlyNote(level, text); u.dirty = true })
 	}
 	return len(p), nil
+}
+
+// earlyNote adds a note of zut's, or keeps it for below the startup
+// header while that is not shown yet.
+func (u *ui) earlyNote(level, text string) {
+	if u.headerShown {
+		u.chat.AddNotice(level, "", text)
+		return
+	}
+	u.early = append(u.early, tui.Note{Level: level, Text: text})
 }
 
 // historyPath is where submitted prompts are kept.

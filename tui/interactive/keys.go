@@ -46,6 +46,9 @@ func (u *ui) key(k tui.Key) {
 		// A line of a cooked terminal ends with a line feed.
 		k = tui.Key{Code: tui.KeyEnter}
 	}
+	if ps, ok := u.screen.(*plainScreen); ok && k.Code == tui.KeyEnter {
+		ps.lineRead()
+	}
 	name := k.String()
 	if name == "ctrl+z" {
 		u.suspend()

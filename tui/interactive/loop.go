@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
 	"github.com/zut-go/zut/tui/ansi"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -132,6 +133,13 @@ type ui struct {
 	released    string // the extension the terminal is handed to
 	toolArgs    map[string]json.RawMessage
 
+	// costBase is the cost saved in the session before this run.
+	costBase float64
+	// early are notes from before the startup header was shown (settings
+	// and theme problems, the app's warnings): they go below it.
+	early       []tui.Note
+	headerShown bool
+
 	work *workView // the plan, the goal, subagents (work.go)
 
 	jobs sync.WaitGroup // every goroutine the UI starts
@@ -185,18 +193,26 @@ func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home st
 	return u
 }
 
-// hyperlinks reports whether links can be OSC 8 hyperlinks: terminals
-// that do not know them ignore them, except the Linux console and GNU
-// screen, which show them as text.
+// hyperlinks reports whether links can be OSC 8 hyperlinks, which show
+// only their text: only where the terminal is known to support them.
+// Elsewhere (tmux 3.3 and screen drop them, the Linux console shows them
+// as garbage) the markdown renderer prints the URL after the text.
 func hyperlinks(getenv func(string) string, p ansi.Profile) bool {
 	term := getenv("TERM")
 	switch {
-	case p == ansi.ProfileNone, term == "linux":
-		return false
-	case strings.HasPrefix(term, "screen") && getenv("TMUX") == "":
+	case p == ansi.ProfileNone, term == "linux", getenv("TMUX") != "", strings.HasPrefix(term, "screen"), strings.HasPrefix(term, "tmux"):
 		return false
 	}
-	return true
+	switch getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "vscode", "ghostty", "Tabby", "rio":
+		return true
+	}
+	if v, err := strconv.Atoi(getenv("VTE_VERSION")); err == nil && v >= 5000 {
+		return true // GNOME Terminal, Tilix, Terminator ...
+	}
+	return strings.Contains(term, "kitty") || getenv("KITTY_WINDOW_ID") != "" ||
+		strings.HasPrefix(term, "foot") || term == "alacritty" || term == "xterm-ghostty" ||
+		getenv("WT_SESSION") != "" || getenv("KONSOLE_VERSION") != ""
 }
 
 // setPlaceholder sets the editor's hint for the current state.
@@ -322,6 +338,9 @@ func (u *ui) render(force bool) {
 	}
 	u.updateActivity()
 	u.updateFooter()
+	if ps, ok := u.screen.(*plainScreen); ok {
+		ps.wait = u.app != nil && !u.busy && u.job == nil && u.ov == nil && !u.quit
+	}
 	f := u.chat.Frame(u.now())
 	if len(f.Commit) > 0 {
 		u.screen.Commit(f.Commit...)
@@ -341,6 +360,9 @@ func (u *ui) render(force bool) {
 // animating reports whether something on screen moves by itself: the
 // spinner of a running prompt, job, tool or side question.
 func (u *ui) animating() bool {
+	if act := u.chat.Activity(); act != nil && act.Waiting {
+		return u.btw != nil && !u.btw.done
+	}
 	return u.chat.Activity() != nil || (u.btw != nil && !u.btw.done)
 }
 

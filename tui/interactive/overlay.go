@@ -2,6 +2,7 @@ package interactive
 
 import (
 	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/tui"
 )
 
@@ -58,10 +59,14 @@ type confirmOverlay struct {
 	*tui.Confirm
 	id    string
 	reply chan agent.ConfirmAnswer
+	// rule is what "always allow" saves: the call's tool and a pattern
+	// for calls like it, in this project.
+	rule permissions.Rule
 }
 
-// openConfirm shows the confirmation dialog for req. The agent already
-// told extensions (tool_confirmation_requested) before asking.
+// openConfirm shows the confirmation dialog for req, with the change a
+// write or edit would make. The agent already told extensions
+// (tool_confirmation_requested) before asking.
 func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswer) {
 	if u.quit {
 		reply <- agent.ConfirmAnswer{Reason: "zut is exiting"}
@@ -71,8 +76,28 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 	if h := u.headers[req.ToolID]; h != "" {
 		preview = h // an extension renderer's header, or the tool's own
 	}
-	u.openOverlay(&confirmOverlay{Confirm: &tui.Confirm{Tool: req.Name, Preview: preview}, id: req.ToolID, reply: reply})
+	cwd := ""
+	if u.app != nil {
+		cwd = u.app.CWD()
+	}
+	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
+	d := &tui.Confirm{Tool: req.Name, Preview: preview, Always: "Always allow " + rule.String() + " in this project"}
+	if c := req.Change; c != nil && !c.Truncated {
+		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
+	}
+	u.openOverlay(&confirmOverlay{Confirm: d, id: req.ToolID, reply: reply, rule: rule})
+	u.chat.ToolWaiting(req.ToolID, true)
 	u.alert("confirm")
+}
+
+// waiting reports whether a confirmation waits for the user.
+func (u *ui) waiting() bool {
+	for _, o := range u.ovs {
+		if _, ok := o.(*confirmOverlay); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // closeConfirm drops the dialog of tool call id (the turn was
@@ -81,6 +106,7 @@ func (u *ui) closeConfirm(id string) {
 	for _, o := range u.ovs {
 		if c, ok := o.(*confirmOverlay); ok && c.id == id {
 			u.closeOverlay(c)
+			u.chat.ToolWaiting(id, false)
 			return
 		}
 	}
@@ -92,6 +118,18 @@ func (c *confirmOverlay) key(u *ui, k tui.Key) {
 		return
 	}
 	u.closeOverlay(c)
+	u.chat.ToolWaiting(c.id, false)
+	if choice.Always {
+		// Calls like this one run without asking from now on, in this
+		// project: the rule is saved in config.json (/permissions lists
+		// and removes it).
+		if err := u.app.AddRule(c.rule); err != nil {
+			u.chat.AddNotice("error", "", "save the permission rule: "+err.Error())
+		} else {
+			u.chat.AddNotice("success", "", "allowed from now on in this project: "+c.rule.String()+" (/permissions lists the rules)")
+		}
+		choice.Always = false
+	}
 	c.reply <- agent.ConfirmAnswer{Allow: choice.Allow, Always: choice.Always, Reason: choice.Reason}
 }
 
@@ -113,6 +151,18 @@ type listOverlay struct {
 	onCancel func(u *ui)
 	// keep leaves the list open after a choice.
 	keep bool
+	// outer is the overlay that wraps this list on the stack (the theme
+	// picker's previewList), which closing must remove; nil: the list
+	// itself is on the stack.
+	outer overlay
+}
+
+// self is what the overlay stack holds for l.
+func (l *listOverlay) self() overlay {
+	if l.outer != nil {
+		return l.outer
+	}
+	return l
 }
 
 func (l *listOverlay) key(u *ui, k tui.Key) {
@@ -120,13 +170,13 @@ func (l *listOverlay) key(u *ui, k tui.Key) {
 	case tui.ListChoose:
 		it, ok := l.Current()
 		if !l.keep {
-			u.closeOverlay(l)
+			u.closeOverlay(l.self())
 		}
 		if ok && l.choose != nil {
 			l.choose(u, it)
 		}
 	case tui.ListCancel:
-		u.closeOverlay(l)
+		u.closeOverlay(l.self())
 		if l.onCancel != nil {
 			l.onCancel(u)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zut-go/zut/agent/app"
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/tui"
@@ -68,13 +69,10 @@ func (u *ui) showModels(ls []provider.ModelListing) {
 	}})
 }
 
-// reasoningLevels are the levels the /reasoning picker offers.
-var reasoningLevels = []string{"off", "minimal", "low", "medium", "high", "max"}
-
 func (u *ui) openReasoning() {
 	cur := u.app.Agent().Reasoning().Effort
 	var items []tui.ListItem
-	for _, l := range reasoningLevels {
+	for _, l := range provider.ReasoningLevels {
 		it := tui.ListItem{Label: l, Value: l}
 		if l == cur {
 			it.Mark = "●"
@@ -133,44 +131,40 @@ func (u *ui) forkBefore(parent, text string) {
 	u.replaceEditor(text)
 }
 
-// openTree shows the session tree; choosing an entry switches to its
+// openTree shows the session tree: the user's words and the answers'
+// first lines, branches drawn under the entry they fork from, the current
+// branch marked, entry ids for --fork. Choosing an entry switches to its
 // branch (a leaf) or starts a new branch after it (an inner entry).
 func (u *ui) openTree() {
-	root := u.app.Session().Tree()
+	rows := app.TreeRows(u.app.Session())
 	var items []tui.ListItem
 	cur := ""
-	var walk func(n *session.Node, depth int)
-	walk = func(n *session.Node, depth int) {
-		if n.Type != session.TypeSession {
-			it := tui.ListItem{Label: n.Preview, Value: n.ID, Indent: depth, Detail: n.Time.Local().Format("Jan 2 15:04")}
-			if n.Preview == "" {
-				it.Label = string(n.Type)
-			}
-			switch {
-			case n.Current:
-				it.Mark = "●"
-				cur = n.ID
-			case n.OnBranch:
-				it.Mark = "│"
-			default:
-				it.Muted = true
-			}
-			items = append(items, it)
+	for _, r := range rows {
+		it := tui.ListItem{Label: r.ID + "  " + r.Graph + r.Label, Value: r.ID, Detail: r.Time.Local().Format("Jan 2 15:04")}
+		switch {
+		case r.Current:
+			it.Mark = "●"
+			it.Detail += " · you are here"
+			cur = r.ID
+		case r.OnBranch:
+			it.Mark = "•"
+		default:
+			it.Muted = true
 		}
-		for _, c := range n.Children {
-			d := depth
-			if len(n.Children) > 1 {
-				d++
-			}
-			walk(c, d)
+		if r.Minor {
+			it.Muted = true
 		}
+		items = append(items, it)
 	}
-	walk(root, 0)
 	if len(items) == 0 {
 		u.chat.AddNotice("info", "", "the session is empty")
 		return
 	}
-	l := &tui.List{Title: "Session tree", Items: items, Filter: true, Hint: "enter: switch to this point · esc close"}
+	title := "Session tree"
+	if t := u.app.Session().Title(); t != "" {
+		title += " · " + t
+	}
+	l := &tui.List{Title: title, Items: items, Filter: true, Hint: "enter: continue from there · ● you are here · esc close"}
 	l.Select(cur)
 	u.openOverlay(&listOverlay{List: l, choose: func(u *ui, it tui.ListItem) { u.gotoEntry(it.Value) }})
 }
@@ -215,6 +209,7 @@ func (u *ui) switchTo(id string, fork bool) {
 	u.chat.Clear()
 	u.chat.AddNotice("success", "", "switched branch")
 	u.replay()
+	u.restoreUsage()
 }
 
 // openSessions shows the saved sessions of this directory. At startup
@@ -276,4 +271,5 @@ func (u *ui) resumeNow(id string) {
 	}
 	u.chat.AddNotice("success", "", "resumed: "+title)
 	u.replay()
+	u.restoreUsage()
 }

@@ -14,6 +14,12 @@ import (
 type plainScreen struct {
 	out io.Writer
 	err error
+	// echo says the input is a terminal in cooked mode, which echoes
+	// what is typed: zut then shows "› " when it waits for a line.
+	echo bool
+	// wait says the UI waits for a line; prompted that "› " ends the
+	// output, so the next output starts on a line of its own.
+	wait, prompted bool
 }
 
 func newPlainScreen(out io.Writer) *plainScreen { return &plainScreen{out: out} }
@@ -22,13 +28,38 @@ func (p *plainScreen) Commit(lines ...string) {
 	if p.err != nil || len(lines) == 0 {
 		return
 	}
-	_, p.err = io.WriteString(p.out, strings.Join(lines, "\n")+"\n")
+	text := strings.Join(lines, "\n") + "\n"
+	if p.prompted {
+		text = "\n" + text
+		p.prompted = false
+	}
+	_, p.err = io.WriteString(p.out, text)
 }
 
-func (p *plainScreen) Render(live []string, cursorRow, cursorCol int) error { return p.err }
-func (p *plainScreen) Clear() error                                         { return p.err }
-func (p *plainScreen) Resize(width, height int)                             {}
-func (p *plainScreen) Invalidate()                                          {}
+// Render shows the input prompt when the UI waits for a line.
+func (p *plainScreen) Render(live []string, cursorRow, cursorCol int) error {
+	if p.err == nil && p.echo && p.wait && !p.prompted {
+		_, p.err = io.WriteString(p.out, "› ")
+		p.prompted = true
+	}
+	return p.err
+}
+
+// lineRead says a line was typed: the terminal's echo ended the prompt's
+// line.
+func (p *plainScreen) lineRead() { p.prompted = false }
+
+// Clear ends the prompt's line, so that what follows (the exit message)
+// starts on a line of its own.
+func (p *plainScreen) Clear() error {
+	if p.err == nil && p.prompted {
+		_, p.err = io.WriteString(p.out, "\n")
+		p.prompted = false
+	}
+	return p.err
+}
+func (p *plainScreen) Resize(width, height int) {}
+func (p *plainScreen) Invalidate()              {}
 
 // note shows a one-shot note. On a plain terminal, where nothing can be
 // taken back, it goes into the transcript instead.

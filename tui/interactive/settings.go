@@ -3,12 +3,14 @@ package interactive
 import (
 	"fmt"
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 	"path/filepath"
 
 	"github.com/zut-go/zut/tui"
 )
 
-// settingsItems describes the settings for the /settings list.
+// settingsItems describes the settings for the /settings list; each
+// item's Value is its member of config.json, one of app.UISettings.
 func (u *ui) settingsItems() []tui.ListItem {
 	onOff := func(b bool) string {
 		if b {
@@ -24,14 +26,23 @@ func (u *ui) settingsItems() []tui.ListItem {
 	if model == "" {
 		model = "automatic"
 	}
-	return []tui.ListItem{
+	items := []tui.ListItem{
 		{Label: "Theme", Detail: u.st.Theme, Value: "theme"},
-		{Label: "Terminal alerts", Detail: onOff(u.st.TerminalAlerts), Value: "alerts"},
-		{Label: "Auto-compact at", Detail: ac, Value: "compact"},
+		{Label: "Terminal alerts", Detail: onOff(u.st.TerminalAlerts), Value: "terminal_alerts"},
+		{Label: "Auto-compact at", Detail: ac, Value: "auto_compact"},
 		{Label: "Thinking", Detail: u.st.Thinking, Value: "thinking"},
 		{Label: "Default model", Detail: model + " (enter: use the current one)", Value: "model"},
-		{Label: "Collapse pastes over", Detail: fmt.Sprintf("%d lines", u.st.PasteLines), Value: "paste"},
+		{Label: "Collapse pastes over", Detail: fmt.Sprintf("%d lines", u.st.PasteLines), Value: "paste_lines"},
 	}
+	// The values line up in a column.
+	w := 0
+	for _, it := range items {
+		w = max(w, ansi.StringWidth(it.Label))
+	}
+	for i := range items {
+		items[i].Label = ansi.PadRight(items[i].Label, w)
+	}
+	return items
 }
 
 // openSettings shows the settings; Enter, Left and Right change the
@@ -52,9 +63,9 @@ func (u *ui) changeSetting(lo *listOverlay, key string, dir int, enter bool) {
 		names := u.themes.Names()
 		u.st.Theme = cycle(names, u.st.Theme, dir)
 		u.applyTheme()
-	case "alerts":
+	case "terminal_alerts":
 		u.st.TerminalAlerts = !u.st.TerminalAlerts
-	case "compact":
+	case "auto_compact":
 		i := 0
 		for j, v := range compactSteps {
 			if v <= u.st.AutoCompact+1e-9 {
@@ -76,7 +87,7 @@ func (u *ui) changeSetting(lo *listOverlay, key string, dir int, enter bool) {
 		case !enter:
 			u.st.Model = ""
 		}
-	case "paste":
+	case "paste_lines":
 		steps := []int{5, 10, 20, 50, 100}
 		i := 0
 		for j, v := range steps {

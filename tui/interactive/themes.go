@@ -30,7 +30,7 @@ func (u *ui) loadThemes(report bool) {
 	}
 	u.themes = set
 	for _, p := range problems {
-		u.chat.AddNotice("warn", "", p)
+		u.earlyNote("warn", p)
 	}
 	_ = report
 }
@@ -55,7 +55,7 @@ func (u *ui) pickTheme() *ansi.Theme {
 func (u *ui) applyTheme() {
 	t, err := u.themes.Lookup(u.st.Theme, u.darkBackground())
 	if err != nil {
-		u.chat.AddNotice("warn", "", err.Error())
+		u.earlyNote("warn", err.Error())
 		t, _ = u.themes.Lookup("auto", u.darkBackground())
 	}
 	u.theme = t
@@ -108,7 +108,9 @@ func (u *ui) openThemes() {
 		u.applyTheme()
 	}
 	lo.side = func(u *ui, it tui.ListItem, dir int) {}
-	u.openOverlay(&previewList{listOverlay: lo})
+	pl := &previewList{listOverlay: lo}
+	lo.outer = pl
+	u.openOverlay(pl)
 }
 
 // previewList is the theme picker: moving the selection shows the theme.

@@ -56,6 +56,13 @@ func (u *ui) showHeader() {
 			return append(lines, ansi.Truncate(ansi.RenderSpans(hint, p, false), width, "…"))
 		})
 	}
+	if !u.headerShown {
+		u.headerShown = true
+		for _, n := range u.early {
+			u.chat.AddNotice(n.Level, n.Source, n.Text)
+		}
+		u.early = nil
+	}
 	if a.ModelError() != nil {
 		u.chat.AddNotice("warn", "", "no model: "+a.ModelError().Error())
 	}

@@ -15,7 +15,7 @@ type BlockedError struct {
 }
 
 func (e *BlockedError) Error() string {
-	hint := "zut opens public addresses only; set web.allow_private (ZUT_WEB_ALLOW_PRIVATE=1) to open intranet pages"
+	hint := "the web tools open public addresses only; set web.allow_private (ZUT_WEB_ALLOW_PRIVATE=1) to open intranet pages"
 	if !e.Addr.IsValid() {
 		return fmt.Sprintf("%s: %s; zut uses the standard web ports only; set web.allow_private (ZUT_WEB_ALLOW_PRIVATE=1) to open other ports", e.Host, e.Reason)
 	}

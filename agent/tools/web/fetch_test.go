@@ -101,7 +101,7 @@ func TestRealDialerRefuses(t *testing.T) {
 	defer w.Close()
 	for _, u := range []string{"http://localhost/", "http://127.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/"} {
 		r := call(t, w, "web_open", map[string]any{"url": u})
-		if !r.IsError || !strings.Contains(r.Text(), "a loopback address; zut opens public addresses only") {
+		if !r.IsError || !strings.Contains(r.Text(), "a loopback address; the web tools open public addresses only") {
 			t.Errorf("web_open(%s) = %q, want a refusal of a loopback address", u, r.Text())
 		}
 	}

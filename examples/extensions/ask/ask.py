@@ -54,8 +54,12 @@ ASK_SCHEMA = {
 def ask_user(args, call):
     if not ext.offers(zut.HOST_REQUESTS):
         return zut.error_result("could not ask the user: " + NO_DIALOGS)
-    question = args.get("question") or "?"
+    question = args.get("question")
+    if not isinstance(question, str) or not question.strip():
+        return zut.error_result('ask_user needs "question", the text to ask the user')
     choices = args.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        return zut.error_result('"choices" must be a list of strings')
     if choices:
         r = ext.select(question, [str(c) for c in choices])
     else:

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zut-go/zut/provider"
+)
+
+// EnvVar is an environment variable zut reads, for zut help env.
+type EnvVar struct {
+	Name string // a name, or a prefix ending in '_' with a <NAME> part
+	What string
+}
+
+// EnvVars are the variables zut reads besides the providers' keys and
+// base URLs (provider.BuiltinProviders lists those). A test checks that
+// every variable the code reads is here or in the catalog.
+var EnvVars = []EnvVar{
+	{"ZUT_HOME", "zut's state directory (default $XDG_STATE_HOME/zut, else ~/.local/state/zut)"},
+	{"XDG_STATE_HOME", "where ZUT_HOME defaults to, when set"},
+	{"HOME", "your home directory: ~ in paths, ~/.agents/skills"},
+	{"LOCALAPPDATA", "on Windows, where ZUT_HOME defaults to"},
+	{"ZUT_OPT_<NAME>", "the value of an extension option NAME (upper case, - and . as _)"},
+	{"ZUTCORE_RPC_TOKEN", "a token RPC mode's hello must carry"},
+	{"TERM", "the terminal type: dumb gives plain lines; 256color, kitty, screen, tmux, linux are recognised"},
+	{"COLORTERM", "truecolor or 24bit: 24-bit colour"},
+	{"NO_COLOR", "set (non-empty): no colours, bold and underline stay"},
+	{"TMUX", "inside tmux: links print their URL, lines rewrap on resize"},
+	{"TERM_PROGRAM", "iTerm.app, WezTerm, vscode, ghostty ...: links are OSC 8 hyperlinks"},
+	{"VTE_VERSION", "GNOME Terminal and other VTE terminals (5000 and up): hyperlinks"},
+	{"KITTY_WINDOW_ID", "kitty: hyperlinks"},
+	{"WT_SESSION", "Windows Terminal: hyperlinks"},
+	{"KONSOLE_VERSION", "Konsole: hyperlinks"},
+	{"XTERM_VERSION", "xterm, which does not rewrap lines on resize"},
+	{"VISUAL", "the editor Ctrl+G opens (first choice)"},
+	{"EDITOR", "the editor Ctrl+G opens when VISUAL is not set"},
+	{"SHELL", "the shell !command runs in (default sh)"},
+	{"WAYLAND_DISPLAY", "use wl-copy and wl-paste for /copy and Ctrl+V"},
+	{"DISPLAY", "use xclip for /copy and Ctrl+V"},
+	{"PATH", "where zut finds rg, git, bash, the clipboard tools and extensions' programs"},
+	{"ZUT_PASS_KEYS", "1: let provider API keys through to bash, python and extensions (setting pass_keys)"},
+	{"ZUT_WEB_SEARCH", "the web_search backend: duckduckgo (default), searxng, brave or tavily"},
+	{"ZUT_SEARXNG_URL", "a SearXNG instance for web_search (its settings.yml must allow the json format)"},
+	{"BRAVE_API_KEY", "a Brave Search API key for web_search"},
+	{"TAVILY_API_KEY", "a Tavily API key for web_search"},
+	{"ZUT_WEB_ALLOW_PRIVATE", "1: let web_open fetch loopback and private addresses (setting web.allow_private)"},
+	{"ZUT_TELEGRAM_TOKEN", "the bot token zut telegram setup saves (docs/telegram.md)"},
+	{"ZUT_TELEGRAM_API_URL", "another Bot API server for zut telegram (a local telegram-bot-api)"},
+	{"GIT_SSH_COMMAND", "kept for zut ext install's git clone (else ssh runs with BatchMode=yes)"},
+}
+
+// EnvHelp is the text of zut help env: EnvVars, then each provider's key
+// and base URL variables.
+func EnvHelp() string {
+	var b strings.Builder
+	b.WriteString("Environment variables zut reads:\n\n")
+	for _, v := range EnvVars {
+		fmt.Fprintf(&b, "  %-20s %s\n", v.Name, v.What)
+	}
+	b.WriteString("\nNetwork bounds of model requests (config.json takes the same under the key shown):\n\n")
+	for _, l := range provider.LimitSettings {
+		fmt.Fprintf(&b, "  %-23s %-19s default %s\n", l.Env, l.Key, l.Default)
+	}
+	b.WriteString("\nModel providers (a flag beats a variable, a variable beats auth.json):\n\n")
+	for _, p := range provider.BuiltinProviders() {
+		keys := strings.Join(p.KeyEnv, ", ")
+		if keys == "" {
+			keys = "(no key)"
+		}
+		fmt.Fprintf(&b, "  %-17s key %s; base URL %s\n", p.Name, keys, strings.Join(p.BaseURLEnv, ", "))
+	}
+	b.WriteString("\nmodels.json may name more: api_key_env and base_url_env of a provider (docs/providers.md).\n")
+	return b.String()
+}

@@ -1,0 +1,357 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/host/mcp"
+	"github.com/zut-go/zut/provider"
+)
+
+// The MCP servers of the run (host/mcp) are a source of tools next to the
+// built-ins and the extensions: their tools are agent tools named
+// mcp__<server>__<tool> that go through the same confirmation,
+// interception and events; their prompts are slash commands
+// /mcp__<server>__<prompt>; their resources are read with the
+// mcp_resource tool and @server:uri mentions in a prompt. Servers start in
+// the background, so start-up does not wait for a slow one: their tools
+// join the model's list when they are ready. A project's .mcp.json runs
+// only in a trusted folder (trust.go).
+
+// startMCP loads the MCP configuration and starts the manager; with no
+// configuration it costs nothing. A --mcp-config file that cannot be read
+// is an error (the run asked for it); a bad mcp.json or .mcp.json is a
+// warning, and its servers are left out.
+func (a *App) startMCP() error {
+	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: a.home, CWD: a.cwd, Flags: a.opts.MCPConfigs, Getenv: a.env.Getenv})
+	if err != nil {
+		return fmt.Errorf("%w (--mcp-config)", err)
+	}
+	for _, p := range cfg.Problems {
+		fmt.Fprintf(a.env.Stderr, "zut: warning: %v\n", p)
+	}
+	if len(cfg.Servers) == 0 {
+		return nil
+	}
+	a.mcp = mcp.NewManager(mcp.Options{
+		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(),
+		Trusted:     func(mcp.ServerConfig) bool { return a.trust.Trusted },
+		Client:      mcp.Implementation{Name: "zut", Version: Version},
+		OpenBrowser: mcp.OpenBrowser(a.env.Getenv),
+		AuthPrompt: func(server, url string) {
+			a.ui.get().Notify("mcp:"+server, "warning", "the server needs you to sign in: open "+url)
+		},
+		Callbacks: mcp.Callbacks{
+			ToolsChanged:   a.mcpToolsChanged,
+			PromptsChanged: func() { a.ui.get().CommandsChanged() },
+			Note:           func(server, msg string) { a.ui.get().Notify("mcp:"+server, "info", msg) },
+			Waiting:        func(server string) { a.ui.get().Notify("mcp:"+server, "info", "waiting for the server to start") },
+		},
+	})
+	return nil
+}
+
+// mcpToolsChanged offers the servers' current tools from the next request
+// on.
+func (a *App) mcpToolsChanged() {
+	if !a.live.Load() {
+		return // New has not made the agent yet; it calls this once it has
+	}
+	a.mu.Lock()
+	idx := a.skills
+	a.mu.Unlock()
+	ts := a.buildTools(idx)
+	a.mu.Lock()
+	a.tools = ts
+	a.mu.Unlock()
+	a.agent.SetTools(ts)
+	a.ui.get().ToolsChanged()
+}
+
+// WaitMCP waits until no MCP server is starting any more (each has its
+// start timeout, 30 s), then offers the tools of those that are ready.
+// Headless modes call it before their first prompt, so that a script's
+// prompt sees the servers' tools; the interactive UI never waits.
+func (a *App) WaitMCP(ctx context.Context) {
+	if a.mcp == nil || a.mcpWaited.Swap(true) {
+		return
+	}
+	a.mcp.Wait(ctx)
+	a.mcpToolsChanged()
+}
+
+// MCP is the MCP manager, nil when no server is configured.
+func (a *App) MCP() *mcp.Manager { return a.mcp }
+
+// mcpTools are the agent tools of the MCP servers ready now, and the
+// mcp_resource tool when a server has resources.
+func (a *App) mcpTools() []tools.Tool {
+	if a.mcp == nil {
+		return nil
+	}
+	var out []tools.Tool
+	for _, t := range a.mcp.Tools() {
+		out = append(out, &mcpTool{m: a.mcp, t: t})
+	}
+	out = append(out, &mcpResourceTool{m: a.mcp})
+	return out
+}
+
+// mcpTool is one tool of an MCP server.
+type mcpTool struct {
+	m *mcp.Manager
+	t mcp.Tool
+}
+
+func (t *mcpTool) Definition() provider.Tool {
+	desc := t.t.Description
+	if desc == "" {
+		desc = t.t.Title
+	}
+	return provider.Tool{Name: t.t.Name, Description: desc + fmt.Sprintf(" (MCP server %q)", t.t.Server), Schema: t.t.InputSchema}
+}
+
+func (t *mcpTool) Run(ctx context.Context, args json.RawMessage, progress func(string)) tools.Result {
+	r, err := t.m.Call(ctx, t.t.Name, args, func(p mcp.Progress) {
+		if progress == nil {
+			return
+		}
+		switch {
+		case p.Message != "" && p.Total > 0:
+			progress(fmt.Sprintf("%s (%v/%v)", p.Message, p.Progress, p.Total))
+		case p.Message != "":
+			progress(p.Message)
+		case p.Total > 0:
+			progress(fmt.Sprintf("%v/%v", p.Progress, p.Total))
+		default:
+			progress(fmt.Sprint(p.Progress))
+		}
+	})
+	if err != nil {
+		return tools.ErrorResult("%s: %v", t.t.Name, err)
+	}
+	return mcpResult(r)
+}
+
+// Preview is the call in one line: the server's tool and its arguments.
+func (t *mcpTool) Preview(args json.RawMessage) string {
+	return t.t.Server + " " + t.t.Tool + " " + tools.Clip(strings.Join(strings.Fields(string(args)), " "), 100)
+}
+
+// Mutates is false only for a tool its server marks read-only: an MCP
+// server's tools can do anything, so they are confirmed like bash.
+func (t *mcpTool) Mutates(json.RawMessage) bool {
+	var hints struct {
+		ReadOnly bool `json:"readOnlyHint"`
+	}
+	return json.Unmarshal(t.t.Annotations, &hints) != nil || !hints.ReadOnly
+}
+
+// mcpResourceTool reads a resource of an MCP server.
+type mcpResourceTool struct{ m *mcp.Manager }
+
+func (t *mcpResourceTool) Definition() provider.Tool {
+	return provider.Tool{Name: mcp.ResourceToolName, Description: mcp.ResourceToolDescription, Schema: mcp.ResourceToolSchema}
+}
+
+func (t *mcpResourceTool) Run(ctx context.Context, args json.RawMessage, _ func(string)) tools.Result {
+	return mcpResult(t.m.ResourceTool(ctx, args))
+}
+
+func (t *mcpResourceTool) Mutates(json.RawMessage) bool { return false }
+
+// mcpResult converts an MCP result to a tool result.
+func mcpResult(r *mcp.Result) tools.Result {
+	var out tools.Result
+	for _, b := range r.Blocks() {
+		switch b.Type {
+		case "image":
+			out.Content = append(out.Content, provider.Block{Type: provider.BlockImage, MIMEType: b.MIMEType, Data: b.Data})
+		default:
+			out.Content = append(out.Content, provider.TextBlock(b.Text))
+		}
+	}
+	if len(out.Content) == 0 {
+		out.Content = []provider.Block{provider.TextBlock("(no content)")}
+	}
+	out.IsError = r.IsError
+	return out
+}
+
+// mcpPrompt runs the MCP prompt command /name args; ok is false when
+// name is no MCP prompt.
+func (a *App) mcpPrompt(ctx context.Context, name, args string) (text string, ok bool, err error) {
+	if a.mcp == nil || !strings.HasPrefix(name, mcp.Prefix) {
+		return "", false, nil
+	}
+	p, ok := a.findPrompt(name)
+	if !ok {
+		// Its server may still be starting: wait for the servers, once.
+		a.mcp.Wait(ctx)
+		if p, ok = a.findPrompt(name); !ok {
+			return "", false, nil
+		}
+	}
+	margs, err := mcp.PromptArgs(p, args)
+	if err != nil {
+		return "", true, fmt.Errorf("/%s: %w", name, err)
+	}
+	r, err := a.mcp.Prompt(ctx, name, margs)
+	if err != nil {
+		return "", true, err
+	}
+	return r.Text(), true, nil
+}
+
+// findPrompt finds the MCP prompt zut calls name among the ready servers'.
+func (a *App) findPrompt(name string) (mcp.Prompt, bool) {
+	for _, p := range a.mcp.Prompts() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return mcp.Prompt{}, false
+}
+
+// mcpCommands are the MCP prompts as slash commands.
+func (a *App) mcpCommands() []Command {
+	if a.mcp == nil {
+		return nil
+	}
+	var out []Command
+	for _, p := range a.mcp.Prompts() {
+		desc := p.Description
+		if desc == "" {
+			desc = p.Title
+		}
+		out = append(out, Command{Name: p.Name, Description: desc, Source: "mcp", Extension: p.Server})
+	}
+	return out
+}
+
+// mention is "@server:uri" in a prompt.
+var mention = regexp.MustCompile(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`)
+
+// maxMention bounds the text one @server:uri mention adds to a prompt.
+const maxMention = 256 << 10
+
+// mcpMentions reads the resources a prompt mentions as @server:uri and
+// returns them as context for the prompt; a resource that cannot be read
+// is a line saying why, so the model knows.
+func (a *App) mcpMentions(ctx context.Context, text string) []string {
+	if a.mcp == nil || !strings.Contains(text, "@") {
+		return nil
+	}
+	servers := map[string]bool{}
+	for _, s := range a.mcp.Servers() {
+		servers[s.Name] = true
+	}
+	var out []string
+	for _, m := range mention.FindAllStringSubmatch(text, 8) {
+		server, uri := m[1], m[2]
+		if !servers[server] {
+			continue
+		}
+		r, err := a.mcp.ReadResource(ctx, server, uri)
+		if err != nil {
+			out = append(out, fmt.Sprintf("The resource @%s:%s could not be read: %v", server, uri, err))
+			continue
+		}
+		var parts []string
+		for _, c := range r.Contents {
+			parts = append(parts, mcp.DescribeContents(c))
+		}
+		body, _ := tools.CapText(strings.Join(parts, "\n"), 4000, maxMention, "read the rest with the mcp_resource tool")
+		out = append(out, fmt.Sprintf("The resource @%s:%s:\n%s", server, uri, body))
+	}
+	return out
+}
+
+// withMentions adds the resources a prompt mentions to its context.
+func (a *App) withMentions(ctx context.Context, in agent.Input) agent.Input {
+	if extra := a.mcpMentions(ctx, in.Text); len(extra) > 0 {
+		in.Context = append(append([]string(nil), in.Context...), extra...)
+	}
+	return in
+}
+
+// MCPServer is one configured MCP server as /mcp and RPC show it.
+type MCPServer struct {
+	Name      string   `json:"name"`
+	Origin    string   `json:"origin"`    // global, project or flag
+	File      string   `json:"file"`      // the configuration file
+	Transport string   `json:"transport"` // stdio, http or sse
+	State     string   `json:"state"`     // starting, ready, stopped, failed, untrusted, disabled, invalid
+	Error     string   `json:"error,omitempty"`
+	Server    string   `json:"server,omitempty"` // the server's name and version
+	Tools     []string `json:"tools"`
+	Prompts   int      `json:"prompts"`
+	Resources int      `json:"resources"`
+	Log       string   `json:"log"`
+}
+
+// MCPServers reports every configured MCP server, sorted by name.
+func (a *App) MCPServers() []MCPServer {
+	if a.mcp == nil {
+		return []MCPServer{}
+	}
+	var out []MCPServer
+	for _, s := range a.mcp.Servers() {
+		m := MCPServer{Name: s.Name, Origin: string(s.Origin), File: s.File, Transport: s.Transport, State: string(s.State),
+			Tools: s.Tools, Prompts: s.Prompts, Resources: s.Resources, Log: s.Log}
+		if m.Tools == nil {
+			m.Tools = []string{}
+		}
+		if s.Err != nil {
+			m.Error = s.Err.Error()
+		}
+		if s.Server.Name != "" {
+			m.Server = strings.TrimSpace(s.Server.Name + " " + s.Server.Version)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// MCPReport is /mcp's text: a line per server with its state and what it
+// offers, then its error.
+func (a *App) MCPReport() string {
+	servers := a.MCPServers()
+	if len(servers) == 0 {
+		return "No MCP servers are configured. Add one with zut mcp add NAME -- COMMAND [ARGS] " +
+			"(or --url URL), in .mcp.json, or with --mcp-config FILE (docs/mcp.md)."
+	}
+	var b strings.Builder
+	for i, s := range servers {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s  %s  %s, %s", s.Name, s.State, s.Transport, s.Origin)
+		if s.State == string(mcp.StateReady) || s.State == string(mcp.StateStopped) {
+			fmt.Fprintf(&b, "  %s, %s, %s", plural(len(s.Tools), "tool"), plural(s.Prompts, "prompt"), plural(s.Resources, "resource"))
+		}
+		if s.Server != "" {
+			fmt.Fprintf(&b, "  (%s)", s.Server)
+		}
+		switch {
+		case s.Error != "":
+			fmt.Fprintf(&b, "\n  %s\n  log: %s", s.Error, s.Log)
+		case s.State == string(mcp.StateUntrusted):
+			b.WriteString("\n  from this folder's .mcp.json, which runs once you trust the folder (restart zut to be asked, or pass --trust)")
+		}
+	}
+	return b.String()
+}
+
+// plural is "1 tool", "2 tools".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

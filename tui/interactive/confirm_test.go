@@ -1,0 +1,101 @@
+package interactive
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zut-go/zut/provider/providertest"
+)
+
+func bashCall(id, command string) providertest.ToolCall {
+	args, _ := json.Marshal(map[string]any{"command": command, "timeout": 5})
+	return providertest.ToolCall{ID: id, Name: "bash", Args: string(args)}
+}
+
+// TestUIConfirmAlwaysAddsRule: "a" in the dialog allows calls like this
+// one in this project from now on: the rule is saved in config.json, the
+// next such call runs without asking, and /permissions lists and removes
+// it.
+func TestUIConfirmAlwaysAddsRule(t *testing.T) {
+	h := startUI(t, uiOptions{width: 90, height: 30, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{bashCall("c1", "printf %s one")}},
+		{Tools: []providertest.ToolCall{bashCall("c2", "printf %s two")}},
+		{Text: "Both ran."},
+	}})
+	h.idle()
+	h.typeText("run them")
+	h.send("\r")
+	h.waitText("Always allow bash(printf *) in this project")
+	h.send("a")
+	// Nobody answers a second dialog: the answer comes only if the
+	// second call ran without asking.
+	h.waitText("Both ran.")
+	h.idle()
+	proj := filepath.Join(h.home, "proj")
+	perms, _ := h.readConfig()["permissions"].(map[string]any)
+	projects, _ := perms["projects"].(map[string]any)
+	if got := fmt.Sprint(projects[proj]); !strings.Contains(got, "bash(printf *)") {
+		t.Fatalf("config.json permissions = %v, want allow bash(printf *) for %s", perms, proj)
+	}
+	h.typeText("/permissions")
+	h.send("\r")
+	h.waitText("allow bash(printf *)")
+	h.waitText("config.json, this project")
+	h.send("\r")
+	h.waitText("removed allow bash(printf *)")
+	h.idle()
+	perms, _ = h.readConfig()["permissions"].(map[string]any)
+	if strings.Contains(fmt.Sprint(perms), "printf") {
+		t.Errorf("config.json still holds the removed rule: %v", perms)
+	}
+}
+
+// TestUIConfirmScrollsDiff: a write of a new 40-line file shows its lines
+// in the dialog, a window at a time, and PgDn moves the window.
+func TestUIConfirmScrollsDiff(t *testing.T) {
+	var content strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&content, "line number %d\n", i)
+	}
+	args, _ := json.Marshal(map[string]any{"path": "notes.txt", "content": content.String()})
+	h := startUI(t, uiOptions{width: 80, height: 24, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "w1", Name: "write", Args: string(args)}}},
+		{Text: "Written."},
+	}})
+	h.idle()
+	h.typeText("write notes")
+	h.send("\r")
+	h.waitText("Allow write?")
+	h.sync()
+	first := h.screen(false)
+	if !strings.Contains(first, "+ line number 1") || !strings.Contains(first, "of 40 · pgup/pgdn") || strings.Contains(first, "line number 40") {
+		t.Fatalf("the dialog does not show the head of the new file with a scroll line:\n%s", first)
+	}
+	h.send("\x1b[6~") // PgDn
+	h.send("\x1b[6~")
+	h.send("\x1b[6~")
+	h.send("\x1b[6~")
+	h.flushInput()
+	h.sync()
+	if s := h.screen(false); !strings.Contains(s, "line number 40") || strings.Contains(s, "+ line number 1 ") {
+		t.Fatalf("PgDn did not scroll to the end of the file:\n%s", s)
+	}
+	h.send("y")
+	h.waitText("Written.")
+	if _, err := os.Stat(filepath.Join(h.home, "proj", "notes.txt")); err != nil {
+		t.Errorf("the write did not run: %v", err)
+	}
+}
+
+// TestUIYoloFooter: with --yolo the footer says that tools run unasked.
+func TestUIYoloFooter(t *testing.T) {
+	h := startUI(t, uiOptions{args: []string{"--yolo"}})
+	h.idle()
+	if s := h.screen(false); !strings.Contains(s, "yolo: tools run unasked") {
+		t.Errorf("the footer does not show --yolo:\n%s", s)
+	}
+}

@@ -1,0 +1,59 @@
+package interactive
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zut-go/zut/provider/providertest"
+)
+
+// TestUIMCP: a server of --mcp-config starts in the background; /mcp
+// shows it, its tool is confirmed like bash (the dialog names the server
+// and the tool) and its result shows; its prompt is a slash command.
+func TestUIMCP(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the MCP server is a Python script")
+	}
+	server, err := filepath.Abs("../../testdata/mcp/notes_server.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	cfg := filepath.Join(base, "servers.json")
+	data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"notes": map[string]any{"command": "python3", "args": []string{server}}}})
+	os.WriteFile(cfg, data, 0o644)
+	h := startUI(t, uiOptions{base: base, width: 100, height: 30, args: []string{"--mcp-config", cfg}, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "m1", Name: "mcp__notes__add", Args: `{"text":"water the plants"}`}}},
+		{Text: "Added it."},
+		{Text: "Brief written."},
+	}})
+	h.idle()
+	// The server starts in the background: ask until it is ready.
+	h.waitFor("the server to be ready", func(s string) bool {
+		if strings.Contains(s, "notes  ready  stdio, flag  1 tool, 1 prompt, 1 resource") {
+			return true
+		}
+		h.typeText("/mcp")
+		h.send("\r")
+		h.idle()
+		return false
+	})
+	h.typeText("add a note")
+	h.send("\r")
+	h.waitText("Allow mcp__notes__add?")
+	h.waitText(`notes add {"text":"water the plants"}`)
+	h.send("y")
+	h.waitText("Added it.")
+	h.waitText("added: water the plants (2 notes)")
+
+	h.typeText("/mcp__notes__brief topic=plants")
+	h.send("\r")
+	h.waitText("Brief written.")
+	if got := h.srv.Requests(); len(got) != 3 || !strings.Contains(string(got[2].Raw), "Write a brief about plants, in 3 lines.") {
+		t.Errorf("the prompt's text did not reach the model; requests: %d", len(got))
+	}
+}
