@@ -46,9 +46,9 @@ type App struct {
 	settingsErr error // why config.json could not be read as a whole
 	trust       Trust // what the project would run, and whether it may
 	toolset     toolset
-	mcp         *mcp.Manager // the MCP servers; nil when none is configured
-	live        atomic.Bool  // New has made the agent (MCP callbacks may use it)
-	mcpWaited   atomic.Bool  // WaitMCP ran
+	mcp         *mcp.Manager      // the MCP servers; nil when none is configured
+	live        atomic.Bool       // New has made the agent (MCP callbacks may use it)
+	mcpWaited   atomic.Bool       // WaitMCP ran
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
