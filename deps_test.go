@@ -32,7 +32,8 @@ var importPolicy = map[string][]string{
 
 	// The assembled app.
 	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
-		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/mcp", "proto", "provider"},
+		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/mcp", "proto", "provider",
+		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
 	// The agent and what it runs.
 	"agent":             {"agent/permissions", "agent/session", "agent/tools", "provider"},
@@ -40,6 +41,14 @@ var importPolicy = map[string][]string{
 	"agent/session":     {"provider"},
 	"agent/skills":      {"provider"},
 	"agent/tools":       {"agent/skills", "provider"},
+
+	// The work around the conversation: the plan, the goal and its
+	// continuation, the schedule, resident subagents. Above the agent,
+	// below the app.
+	"agent/plan":     {"agent/session", "agent/tools", "provider"},
+	"agent/goal":     {"agent", "agent/session", "agent/tools", "provider"},
+	"agent/schedule": {"agent", "agent/session", "agent/tools", "provider"},
+	"agent/subagent": {"agent", "agent/plan", "agent/session", "agent/tools", "agent/tools/worktree", "provider"},
 
 	// The tools beyond the built-in six, each in a package of its own.
 	"agent/tools/lsp":         {"agent/tools", "agent/tools/lsp/jsonrpc", "provider"},

@@ -184,6 +184,8 @@ func promptText(e *app.Env, o app.Options) (string, error) {
 		return arg, nil
 	case piped != "":
 		return piped, nil
+	case o.Goal != "":
+		return "", nil // the goal's own prompt starts the work
 	}
 	return "", app.Usagef("no prompt: give one as an argument (zut -p \"...\") or on stdin")
 }
@@ -242,6 +244,8 @@ Prompt and tools:
                                 in print and JSON modes, refuse the calls no rule allows
   --deny RULE                   refuse the calls RULE matches (repeatable)
   --max-steps N                 stop after N model turns (exit status 3 if the model was not done)
+  --goal TEXT                   set the session's goal: zut continues until the model reports it
+                                complete or blocked, within goal.max_turns (docs/tools.md)
   --no-tools LIST               do not offer these built-in tools, as web_search,python (repeatable)
   --mcp-config FILE             also start the MCP servers FILE lists, for this run (repeatable)
   --trust                       run this folder's extensions, MCP servers and language servers

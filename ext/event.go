@@ -35,6 +35,9 @@ const (
 	EventMessageUpdate      = proto.EventMessageUpdate      // Chunk
 	EventMessageEnd         = proto.EventMessageEnd         // Content
 	EventModelChange        = proto.EventModelChange        // Model, PreviousModel, Source
+	EventSubagentStart      = proto.EventSubagentStart      // Data: the subagent's id, task, agent, model, isolation
+	EventSubagentUpdate     = proto.EventSubagentUpdate     // Data: id, state, activity, steps, cost_usd
+	EventSubagentEnd        = proto.EventSubagentEnd        // Data: id, status, result, error, steps, usage, session
 )
 
 // Session identifies the active session branch.
@@ -108,6 +111,8 @@ type Event struct {
 	Chunk         string
 	Model         string // "provider/id"
 	PreviousModel string
+	// Data is the JSON of a subagent_* event, as RPC mode sends it.
+	Data json.RawMessage
 }
 
 func eventFrom(f *proto.Event) Event {
@@ -117,6 +122,7 @@ func eventFrom(f *proto.Event) Event {
 		ToolPreview: f.ToolPreview, Text: f.Text, Stop: f.Stop, Error: f.Error,
 		Prompt: f.Prompt, Response: f.Response, IsError: f.IsError, Content: f.Content,
 		Source: f.Source, Chunk: f.Chunk, Model: f.Model, PreviousModel: f.PreviousModel,
+		Data: f.Data,
 	}
 }
 

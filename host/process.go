@@ -82,14 +82,25 @@ func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, 
 	// The context only serves Cmd.Cancel: cancelling it kills the whole
 	// process group, and WaitDelay bounds Wait after that.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path, m.Args...)
-	cmd.Dir = m.Dir
-	cmd.Env = childEnv(env)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
-	cmd.WaitDelay = time.Second
-	err = cmd.Start()
+	var cmd *exec.Cmd
+	for attempt := 1; ; attempt++ {
+		cmd = exec.CommandContext(ctx, path, m.Args...)
+		cmd.Dir = m.Dir
+		cmd.Env = childEnv(env)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
+		setProcessGroup(cmd)
+		c := cmd
+		cmd.Cancel = func() error { return killGroup(c.Process.Pid, true) }
+		cmd.WaitDelay = time.Second
+		err = cmd.Start()
+		// A program just written (zut ext install, a build) may still be
+		// open for writing in a process forked meanwhile: the kernel
+		// refuses to run it for a moment (ETXTBSY). Try again, briefly.
+		if !textBusy(err) || attempt == 5 {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {

@@ -25,3 +25,6 @@ func killGroup(pid int, kill bool) error {
 
 // groupAlive reports false: there are no groups to wait for.
 func groupAlive(pid int) bool { return false }
+
+// textBusy reports false: other systems have no ETXTBSY to wait out.
+func textBusy(err error) bool { return false }

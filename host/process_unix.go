@@ -3,6 +3,7 @@
 package host
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -32,3 +33,7 @@ func killGroup(pid int, kill bool) error {
 func groupAlive(pid int) bool {
 	return pid > 0 && syscall.Kill(-pid, 0) == nil
 }
+
+// textBusy reports whether err says the program is open for writing
+// somewhere (ETXTBSY), which passes.
+func textBusy(err error) bool { return errors.Is(err, syscall.ETXTBSY) }

@@ -54,6 +54,12 @@ const (
 	EventMessageEnd         = "message_end"          // Content
 	EventModelChange        = "model_change"         // Model, PreviousModel, Source
 	EventCustom             = "custom"               // CustomName, Data, From
+	// The events of zut's subagents (docs/tools.md): Data is the event as
+	// RPC mode sends it. Extensions see the parent's events only, and
+	// these only when they subscribe to them.
+	EventSubagentStart  = "subagent_start"  // Data: id, task, agent, model, isolation, queued
+	EventSubagentUpdate = "subagent_update" // Data: id, state, activity, steps, cost_usd
+	EventSubagentEnd    = "subagent_end"    // Data: id, status, result, error, diff, steps, usage, session
 )
 
 // Events2 lists the events of capability events2.
@@ -61,6 +67,7 @@ var Events2 = []string{
 	EventSessionShutdown, EventAgentStart, EventAgentEnd, EventToolExecutionStart,
 	EventToolExecutionEnd, EventToolResult, EventInput, EventMessageStart,
 	EventMessageUpdate, EventMessageEnd, EventModelChange, EventCustom,
+	EventSubagentStart, EventSubagentUpdate, EventSubagentEnd,
 }
 
 // Interceptable events of capability intercepts2. tool_result is also an

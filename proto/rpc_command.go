@@ -169,6 +169,25 @@ type RPCExtUIResponse struct {
 	Cancelled bool            `json:"cancelled,omitempty"`
 }
 
+// RPCSetGoal changes the session's goal (docs/tools.md, "update_goal and
+// /goal"): Objective with Status "active" (or none) sets it and starts
+// work on it; Status "active" alone resumes it, "paused" pauses it,
+// "cleared" drops it.
+type RPCSetGoal struct {
+	RPCHead
+	Objective string `json:"objective,omitempty"`
+	Status    string `json:"status,omitempty"`
+}
+
+// RPCGetSubagents lists the subagents of this run with their state.
+type RPCGetSubagents struct{ RPCHead }
+
+// Type returns "set_goal".
+func (RPCSetGoal) Type() string { return "set_goal" }
+
+// Type returns "get_subagents".
+func (RPCGetSubagents) Type() string { return "get_subagents" }
+
 // Type returns "hello".
 func (RPCHello) Type() string { return "hello" }
 
@@ -255,6 +274,7 @@ var RPCCommandTypes = []string{
 	"get_commands", "run_command", "panel_key", "panel_close", "steer", "follow_up",
 	"new_session", "fork", "switch_session", "switch_branch", "get_tree", "get_sessions",
 	"get_extensions", "reload_extensions", "ext_ui_response",
+	"set_goal", "get_subagents",
 }
 
 // NewRPCCommand returns a pointer to a new zero command for the type name
@@ -314,6 +334,10 @@ func NewRPCCommand(typ string) Frame {
 		return new(RPCReloadExtensions)
 	case "ext_ui_response":
 		return new(RPCExtUIResponse)
+	case "set_goal":
+		return new(RPCSetGoal)
+	case "get_subagents":
+		return new(RPCGetSubagents)
 	}
 	return nil
 }

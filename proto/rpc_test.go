@@ -47,6 +47,11 @@ var rpcCommandCases = map[string][]RPCCommand{
 	"get_tree":       {&RPCGetTree{}},
 	"get_sessions":   {&RPCGetSessions{}},
 	"get_extensions": {&RPCGetExtensions{}},
+	"set_goal": {
+		&RPCSetGoal{RPCHead: rpcID(`"g"`), Objective: "make the tests pass"},
+		&RPCSetGoal{Status: "paused"},
+	},
+	"get_subagents": {&RPCGetSubagents{RPCHead: rpcID(`5`)}},
 	"reload_extensions": {
 		&RPCReloadExtensions{RPCHead: rpcID(`"r"`)},
 	},

@@ -123,10 +123,12 @@ func (c *Chat) queueLines() []string {
 	return out
 }
 
-// widgetLines renders the widgets above the input, or below it.
-func (c *Chat) widgetLines(below bool) []string {
+// widgetLines renders the widgets above the input, or below it; rail
+// says whether right_bar widgets go to the side rail (Frame decides it
+// before it narrows the width for the rail).
+func (c *Chat) widgetLines(below, rail bool) []string {
 	return c.renderWidgets(func(w Widget) bool {
-		if w.Right && c.railOn() {
+		if w.Right && rail {
 			return false
 		}
 		return w.Below == below

@@ -55,7 +55,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 	for _, n := range c.chrome.flash {
 		rows = append(rows, c.noticeLines(n.Level, n.Source, n.Text, c.width)...)
 	}
-	rows = append(rows, c.widgetLines(false)...)
+	rows = append(rows, c.widgetLines(false, rail)...)
 
 	rule := ansi.RenderSpans([]ansi.Span{{Text: strings.Repeat("─", c.width), Style: t.Style(ansi.RoleBorder)}}, p, false)
 	switch {
@@ -99,7 +99,7 @@ func (c *Chat) Frame(now time.Time) Frame {
 			rows = append(rows, m.Render(c.width, menuRows, func(s string) string { return sel.Render(p, s) })...)
 		}
 	}
-	rows = append(rows, c.widgetLines(true)...)
+	rows = append(rows, c.widgetLines(true, rail)...)
 	if len(c.chrome.status) > 0 {
 		rows = append(rows, c.statusLine())
 	}

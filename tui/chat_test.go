@@ -348,7 +348,7 @@ func TestChatRightRail(t *testing.T) {
 			c.Editor = &Editor{}
 			c.SetWidget(Widget{Source: "todo", ID: "list", Title: "Todo", Lines: []string{"1. milk", "2. bread"}, Right: true})
 			f := c.Frame(chatNow)
-			var withSep, railLine int
+			var withSep, railLine, shown int
 			for i, l := range f.Live {
 				if w := ansi.StringWidth(l); w > tc.width {
 					t.Errorf("line %d is %d cells wide, more than %d: %q", i, w, tc.width, l)
@@ -358,7 +358,11 @@ func TestChatRightRail(t *testing.T) {
 				}
 				if strings.Contains(l, "2. bread") {
 					railLine = i
+					shown++
 				}
+			}
+			if shown != 1 {
+				t.Errorf("the widget is drawn %d times, want once:\n%s", shown, strings.Join(f.Live, "\n"))
 			}
 			if got := withSep > 0; got != tc.rail {
 				t.Fatalf("rail drawn = %v, want %v:\n%s", got, tc.rail, strings.Join(f.Live, "\n"))

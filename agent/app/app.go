@@ -46,9 +46,11 @@ type App struct {
 	settingsErr error // why config.json could not be read as a whole
 	trust       Trust // what the project would run, and whether it may
 	toolset     toolset
-	mcp         *mcp.Manager // the MCP servers; nil when none is configured
-	live        atomic.Bool  // New has made the agent (MCP callbacks may use it)
-	mcpWaited   atomic.Bool  // WaitMCP ran
+	mcp         *mcp.Manager      // the MCP servers; nil when none is configured
+	live        atomic.Bool       // New has made the agent (MCP callbacks may use it)
+	mcpWaited   atomic.Bool       // WaitMCP ran
+	work        *work             // plan, goal, schedule, subagents (work.go)
+	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	mu        sync.Mutex // guards skills and tools, which a reload replaces
 	closeOnce sync.Once
@@ -69,6 +71,10 @@ type Frontend struct {
 	// MemorySession keeps the session in memory unless the options name
 	// one (-c, -r, --session).
 	MemorySession bool
+	// OneShot says the mode exits after its prompts (print and JSON):
+	// the schedule tool is refused, and a prompt waits for the subagents
+	// it started and goes on with their results.
+	OneShot bool
 }
 
 // New builds everything the agent needs for one run.
@@ -79,6 +85,8 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if emit == nil {
 		emit = func(agent.Event) {}
 	}
+	emit = a.tapWork(emit)
+	a.emit = emit
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
@@ -183,6 +191,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if a.mcp != nil {
 		a.refreshTools() // servers that got ready while New ran
 	}
+	a.startWork()
 	return a, nil
 }
 
@@ -373,6 +382,7 @@ func (a *App) Start() {
 // Close shuts extensions down and closes the session.
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
+		a.closeWork()
 		if a.host != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			a.host.Close(ctx)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/agent/tools"
@@ -14,6 +15,9 @@ import (
 // extBridge implements agent.Extensions over the extension host.
 type extBridge struct {
 	h *host.Host
+	// background is set while a scheduled turn runs: it offers no
+	// interactive tools.
+	background atomic.Bool
 }
 
 var (
@@ -25,6 +29,9 @@ func (b *extBridge) Tools() []agent.ExtensionTool {
 	hts := b.h.Tools()
 	out := make([]agent.ExtensionTool, 0, len(hts))
 	for _, t := range hts {
+		if t.Interactive && b.background.Load() {
+			continue
+		}
 		out = append(out, agent.ExtensionTool{
 			Extension:   t.Extension,
 			Interactive: t.Interactive,

@@ -56,6 +56,10 @@ var Builtins = []Builtin{
 	{Name: "hotkeys", Help: "show the keyboard shortcuts", Terminal: true},
 	{Name: "session", Help: "show the session file, id and branch"},
 	{Name: "name", Help: "name this session (/name title)"},
+	{Name: "plan", Help: "show the model's plan for the current task"},
+	{Name: "goal", Help: "set a goal zut works toward (/goal text, pause, resume, clear, history)"},
+	{Name: "schedule", Help: "list scheduled turns, or cancel one (/schedule cancel id)"},
+	{Name: "subagents", Help: "list subagents, show one's transcript, stop them (/subagents show|stop id)"},
 }
 
 // LookupBuiltin finds the built-in command name (lower case).

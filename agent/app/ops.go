@@ -28,7 +28,7 @@ func (a *App) Prompt(ctx context.Context, in agent.Input) error {
 	if !a.front.Interactive {
 		a.WaitMCP(ctx) // the first prompt of a script sees the servers' tools
 	}
-	return a.agent.Prompt(ctx, a.withMentions(ctx, in))
+	return a.runPrompt(ctx, a.withMentions(ctx, in))
 }
 
 // NameAfter names an untitled session after text, the first prompt as the
@@ -144,6 +144,7 @@ func (a *App) SwitchBranch(leaf string) error {
 // notifySession sends a session event carrying the branch identity; each
 // extension gets its own state on that branch.
 func (a *App) notifySession(event string) {
+	a.workSessionChanged(event)
 	if a.bridge == nil {
 		return
 	}

@@ -30,6 +30,7 @@ type Options struct {
 	Yolo               bool
 	NoYolo             bool
 	MaxSteps           int
+	Goal               string // --goal: the session's goal, set at start
 	ListModels         bool
 	Version            bool
 	Help               bool

@@ -45,6 +45,7 @@ var ToolNames = []string{
 	"read", "write", "edit", "bash", "grep", "skill",
 	"python", "ast", "worktree", "lsp",
 	"web_search", "web_open", "web_find", "web_click",
+	"plan", "update_goal", "schedule", "subagent_spawn", "subagent_status", "subagent_stop", "subagent_resume",
 }
 
 // toolConfig is the configuration of the file and shell tools: the bash
@@ -129,6 +130,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 	all = append(all, ts.py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), ts.lsp.Tool())
 	all = append(all, ts.web.Tools()...)
 	all = append(all, a.mcpTools()...)
+	all = append(all, a.workTools()...)
 	for _, k := range slices.Sorted(maps.Keys(ts.added)) {
 		all = append(all, ts.added[k]...)
 	}

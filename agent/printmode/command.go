@@ -29,6 +29,13 @@ func command(ctx context.Context, a *app.App, text string, display func(string))
 		p, err := a.SkillPrompt(skill, args)
 		return p, true, err
 	}
+	if app.IsWorkCommand(lower) {
+		r, err := a.WorkCommand(ctx, lower, args)
+		if err == nil && r.Text != "" {
+			display(r.Text)
+		}
+		return r.Prompt, true, err
+	}
 	if _, ok := app.LookupBuiltin(lower); ok {
 		return "", true, builtin(ctx, a, lower, args, display)
 	}
@@ -137,4 +144,5 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 var printable = map[string]bool{
 	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true,
 	"compact": true, "btw": true, "model": true,
+	"plan": true, "goal": true, "schedule": true, "subagents": true,
 }

@@ -133,7 +133,7 @@ type run struct {
 }
 
 func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(agent.Event)) error {
-	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit})
+	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit, OneShot: true})
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,10 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 		s.ok(c, s.extensions())
 	case *proto.RPCReloadExtensions:
 		s.cmdReload(ctx, c)
+	case *proto.RPCSetGoal:
+		s.cmdSetGoal(c)
+	case *proto.RPCGetSubagents:
+		s.ok(c, map[string]any{"subagents": s.subagents()})
 	case *proto.RPCExtUIResponse:
 		deliver, err := s.ui.answer(c)
 		s.answer(c, nil, err)

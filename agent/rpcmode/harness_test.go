@@ -568,7 +568,8 @@ func (r *rpcRun) expand(s string) string {
 }
 
 var (
-	rpcTimeRe    = regexp.MustCompile(`"(time|created|modified)":"[^"]*"`)
+	rpcTimeRe    = regexp.MustCompile(`"(time|created|modified|at|next|due)":"[^"]*"`)
+	rpcDateRe    = regexp.MustCompile(`\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?( [A-Z]{3,5})?|[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [A-Z]{3,5}`)
 	rpcUUIDRe    = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	rpcEntryRe   = regexp.MustCompile(`"(id|parent_id|leaf_id|branch_id|entry_id|session_id)":"([0-9a-f]{8})"`)
 	rpcQuotedRe  = regexp.MustCompile(`\\?"([0-9a-f]{8})\\?"`)
@@ -603,6 +604,7 @@ func (r *rpcRun) normalise(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		l = rpcTimeRe.ReplaceAllString(l, `"$1":"<time>"`)
+		l = rpcDateRe.ReplaceAllString(l, `<date>`)
 		l = rpcUUIDRe.ReplaceAllStringFunc(l, func(m string) string { return name("session", m) })
 		l = rpcQuotedRe.ReplaceAllStringFunc(l, func(m string) string {
 			id := strings.Trim(m, `\"`)

@@ -152,6 +152,8 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 			err := a.Session().SetTitle(args)
 			s.result(c, map[string]string{"title": a.Session().Title()}, err)
 		}
+	default:
+		s.runWork(ctx, c, name, args)
 	}
 }
 

@@ -31,6 +31,10 @@ const (
 	TypeModelChange Type = "model_change" // Provider, Model
 	TypeBranch      Type = "branch"       // starts a branch (Fork; Append one for a label); Label optional
 	TypeCustom      Type = "custom"       // Extension, CustomType, Data
+	TypePlan        Type = "plan"         // Plan (work.go)
+	TypeGoal        Type = "goal"         // Goal
+	TypeSchedule    Type = "schedule"     // Schedule
+	TypeSubagent    Type = "subagent"     // Subagent
 )
 
 // Entry is one line of a session file. ID, ParentID and Time are set by the
@@ -68,6 +72,11 @@ type Entry struct {
 	TokensAfter  int    `json:"tokens_after,omitempty"`
 
 	Label string `json:"label,omitempty"`
+
+	Plan     *Checklist    `json:"plan,omitempty"`
+	Goal     *Goal         `json:"goal,omitempty"`
+	Schedule *ScheduleOp   `json:"schedule,omitempty"`
+	Subagent *SubagentLink `json:"subagent,omitempty"`
 }
 
 // Meta is what is recorded beside a message: who produced it and at what
@@ -104,6 +113,8 @@ func (e *Entry) check() error {
 			return fmt.Errorf("custom data of extension %q is not valid JSON", e.Extension)
 		}
 	case TypeCompaction, TypeTitle, TypeModelChange, TypeBranch:
+	case TypePlan, TypeGoal, TypeSchedule, TypeSubagent:
+		return e.checkWork()
 	case TypeSession:
 		return fmt.Errorf("the session header cannot be appended")
 	case "":

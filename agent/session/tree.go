@@ -196,7 +196,7 @@ func preview(e *Entry) string {
 	case TypeCustom:
 		return e.Extension + ": " + e.CustomType
 	}
-	return string(e.Type)
+	return workPreview(e)
 }
 
 func messagePreview(m *provider.Message) string {

@@ -175,6 +175,7 @@ func TestIsReserved(t *testing.T) {
 		{"read", true}, {"bash", true}, {"skill", true}, {"python", true}, {"ast", true},
 		{"grep", true}, {"schedule", true}, {"update_goal", true}, {"plan", true},
 		{"worktree", true}, {"lsp", true}, {"web_search", true}, {"web_anything", true},
+		{"subagent_spawn", true}, {"subagent_status", true}, {"subagent_stop", true}, {"subagent_resume", true}, {"subagent", false},
 		{"weather", false}, {"Read", false}, {"web", false}, {"webfetch", false}, {"", false},
 	}
 	for _, tc := range tests {

@@ -116,6 +116,8 @@ func (u *ui) onEvent(ev agent.Event) {
 		u.chat.AddNotice("success", "", "conversation compacted")
 	case agent.Done:
 		u.chat.EndTurn("not run")
+	default:
+		u.workEvent(ev)
 	}
 }
 

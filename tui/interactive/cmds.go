@@ -112,6 +112,8 @@ func (u *ui) command(line string) {
 		u.showSession()
 	case "name":
 		u.nameSession(args)
+	case "plan", "goal", "schedule", "subagents":
+		u.workCommand(lname, args)
 	default:
 		if strings.HasPrefix(lname, "skill:") {
 			u.runSkill(name[len("skill:"):], args)

@@ -69,6 +69,9 @@ func (u *ui) updateFooter() {
 		left += " · " + t
 	}
 	var right []string
+	if g := u.goalFooter(); g != "" {
+		right = append(right, g)
+	}
 	if m := a.Agent().Model(); m.ContextWindow > 0 && u.turn.ctxTokens > 0 {
 		right = append(right, fmt.Sprintf("ctx %d%%", u.turn.ctxTokens*100/m.ContextWindow))
 	}

@@ -76,6 +76,8 @@ type uiOptions struct {
 	base          string            // the home directory of an earlier harness, to reuse
 	background    string            // answer zut's terminal queries, with this background (OSC 11)
 	vars          map[string]string // more environment variables
+	// decide, when set, answers each request instead of replies.
+	decide func(providertest.Recorded) providertest.Reply
 }
 
 // startUI starts zut's UI in a fresh home and project directory. The
@@ -96,6 +98,9 @@ func startUI(t testing.TB, o uiOptions) *uiHarness {
 	t.Chdir(proj)
 	h := &uiHarness{t: t, home: base, zut: filepath.Join(base, "zuthome"), done: make(chan error, 1), frames: make(chan struct{}, 1)}
 	h.srv = providertest.NewServer(o.replies...)
+	if o.decide != nil {
+		h.srv = providertest.NewServerFunc(o.decide)
+	}
 	t.Cleanup(h.srv.Close)
 	if o.setup != nil {
 		o.setup(h)

@@ -94,6 +94,9 @@ func (u *ui) key(k tui.Key) {
 	case "ctrl+o":
 		u.chat.ToggleExpand()
 		return
+	case "ctrl+t":
+		u.togglePlan()
+		return
 	case "ctrl+g":
 		u.externalEditor()
 		return
@@ -166,6 +169,9 @@ func (u *ui) esc() {
 	case u.unqueue():
 	case u.busy || u.job != nil:
 		u.abort()
+		u.offerStopSubagents()
+	default:
+		u.offerStopSubagents()
 	}
 	u.chat.ClearNotes("", true)
 	u.dirty = true

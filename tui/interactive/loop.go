@@ -143,6 +143,8 @@ type ui struct {
 	early       []tui.Note
 	headerShown bool
 
+	work *workView // the plan, the goal, subagents (work.go)
+
 	jobs sync.WaitGroup // every goroutine the UI starts
 
 	// mirror shows the conversation in a Telegram chat (/telegram); the

@@ -95,6 +95,7 @@ var keyHelp = [][2]string{
 	{"up, down", "move between lines; at the top or bottom, walk the history"},
 	{"tab", "complete /commands, @files and paths"},
 	{"ctrl+o", "expand tool output and thinking (again to collapse)"},
+	{"ctrl+t", "fold or unfold the plan"},
 	{"ctrl+g", "edit the prompt in $VISUAL or $EDITOR"},
 	{"ctrl+v", "paste the clipboard: text, or an image as a file path"},
 	{"ctrl+z", "suspend zut; fg brings it back"},

@@ -1,0 +1,423 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/agent/goal"
+	"github.com/zut-go/zut/agent/plan"
+	"github.com/zut-go/zut/agent/schedule"
+	"github.com/zut-go/zut/agent/session"
+	"github.com/zut-go/zut/agent/subagent"
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/agent/tools/syntax"
+	"github.com/zut-go/zut/proto"
+	"github.com/zut-go/zut/provider"
+)
+
+// work is what runs around the conversation: the plan, the goal and
+// its continuation, the schedule, and subagents (docs/tools.md). The
+// app creates it with the tools (workTools), starts it with the app
+// (startWork) and closes it first (closeWork).
+type work struct {
+	a       *App
+	sess    atomic.Pointer[session.Session] // the current session, for other goroutines
+	goal    *goal.Tracker
+	sched   *schedule.Scheduler
+	subs    *subagent.Manager
+	oneShot bool
+
+	mu        sync.Mutex
+	scheduled []scheduledPrompt // fired entries whose prompt has not started
+	results   []string          // children's results waiting for a one-shot prompt
+	arrived   chan struct{}     // a result arrived (one-shot)
+	shownPlan bool              // the frontend was shown a plan
+	shownGoal bool
+}
+
+// scheduledPrompt is a fired entry's prompt on its way through the
+// mode's queue.
+type scheduledPrompt struct {
+	id, when, text string
+}
+
+// Work settings in config.json.
+type workSettings struct {
+	Goal struct {
+		MaxTurns   *int     `json:"max_turns"`
+		MaxCostUSD *float64 `json:"max_cost_usd"`
+	} `json:"goal"`
+	Subagents struct {
+		MaxConcurrent *int `json:"max_concurrent"`
+		MaxSteps      *int `json:"max_steps"`
+	} `json:"subagents"`
+}
+
+// readWorkSettings reads the members "goal" and "subagents" of
+// config.json; a bad member is reported and its default used.
+func (a *App) readWorkSettings() (goal.Budget, int, int) {
+	var ws workSettings
+	for _, name := range []string{"goal", "subagents"} {
+		if raw := a.settings.Raw(name); raw != nil {
+			var err error
+			if name == "goal" {
+				err = json.Unmarshal(raw, &ws.Goal)
+			} else {
+				err = json.Unmarshal(raw, &ws.Subagents)
+			}
+			if err != nil {
+				fmt.Fprintf(a.env.Stderr, "zut: warning: settings: %s: %v; the defaults are used\n", name, err)
+			}
+		}
+	}
+	b := goal.Budget{MaxTurns: goal.DefaultMaxTurns, MaxSteps: a.opts.MaxSteps}
+	if v := ws.Goal.MaxTurns; v != nil && *v >= 0 {
+		b.MaxTurns = *v
+	}
+	if v := ws.Goal.MaxCostUSD; v != nil && *v >= 0 {
+		b.MaxCostUSD = *v
+	}
+	conc, steps := 0, 0
+	if v := ws.Subagents.MaxConcurrent; v != nil && *v > 0 {
+		conc = *v
+	}
+	if v := ws.Subagents.MaxSteps; v != nil && *v > 0 {
+		steps = *v
+	}
+	return b, conc, steps
+}
+
+// workTools returns plan, update_goal, schedule and the subagent tools,
+// creating what runs them on the first call.
+func (a *App) workTools() []tools.Tool {
+	w := a.work
+	if w == nil {
+		w = &work{a: a, oneShot: a.front.OneShot, arrived: make(chan struct{}, 1)}
+		a.work = w
+		w.sess.Store(a.sess)
+		budget, conc, steps := a.readWorkSettings()
+		w.goal = goal.New(goal.Config{Session: w.session, Emit: a.emitWork, Budget: budget})
+		sc := schedule.Config{Session: w.session, Emit: a.emitWork, Fire: w.fire}
+		if w.oneShot {
+			sc.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
+		}
+		w.sched = schedule.New(sc)
+		w.subs = subagent.New(subagent.Config{
+			Parent:        func() *agent.Agent { return a.agent },
+			Session:       w.session,
+			Emit:          a.emitWork,
+			Deliver:       w.deliver,
+			Resolve:       a.resolveModel,
+			ToolsFor:      a.toolsIn,
+			CWD:           a.cwd,
+			ProfileDirs:   subagent.ProfileDirs(a.cwd, a.home, a.env.Getenv("HOME")),
+			MaxConcurrent: conc,
+			MaxSteps:      steps,
+		})
+		if _, warns := w.subs.Profiles(); len(warns) > 0 {
+			for _, msg := range warns {
+				fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", msg)
+			}
+		}
+	} else {
+		w.subs.ReloadProfiles()
+	}
+	ts := []tools.Tool{plan.New(plan.Config{Save: w.savePlan}), w.goal.Tool(), w.sched.Tool()}
+	return append(ts, w.subs.Tools()...)
+}
+
+func (w *work) session() *session.Session { return w.sess.Load() }
+
+// emitWork sends an event of the work to the frontend (and, for
+// subagent events, to the extensions subscribed to them).
+func (a *App) emitWork(ev agent.Event) {
+	if a.emit != nil {
+		a.emit(ev)
+	}
+}
+
+// tapWork wraps the frontend's emit: the goal counts steps and cost, and
+// subagent_* events go to the extensions that subscribed to them.
+func (a *App) tapWork(emit func(agent.Event)) func(agent.Event) {
+	return func(ev agent.Event) {
+		if w := a.work; w != nil {
+			w.goal.Observe(ev)
+		}
+		switch ev.(type) {
+		case agent.SubagentStart, agent.SubagentUpdate, agent.SubagentEnd:
+			if a.host != nil {
+				if data, err := json.Marshal(ev); err == nil {
+					a.host.Emit(proto.Event{Name: ev.EventType(), Data: data})
+				}
+			}
+		}
+		emit(ev)
+	}
+}
+
+// startWork applies --goal and, in the modes that stay up, starts the
+// scheduler. It announces a plan or goal the session already has.
+func (a *App) startWork() {
+	w := a.work
+	if w == nil {
+		return
+	}
+	if g := strings.TrimSpace(a.opts.Goal); g != "" {
+		if _, err := w.goal.Set(g, "user"); err != nil {
+			fmt.Fprintf(a.env.Stderr, "zut: warning: --goal: %v\n", err)
+		}
+	}
+	w.announce()
+	if !w.oneShot {
+		w.sched.Start()
+	}
+}
+
+// closeWork stops the children and the scheduler; it runs first in
+// Close, so that no child outlives the app.
+func (a *App) closeWork() {
+	if w := a.work; w != nil {
+		w.subs.Close()
+		w.sched.Close()
+	}
+}
+
+// workSessionChanged follows a new, resumed, forked or switched session:
+// the schedule of its branch is loaded, and the frontend is shown its
+// plan and goal. A new or resumed session stops the children of the
+// old one.
+func (a *App) workSessionChanged(event string) {
+	w := a.work
+	if w == nil {
+		return
+	}
+	w.sess.Store(a.sess)
+	if event == "session_start" || event == "session_opened" {
+		if n := w.subs.StopAll(); n > 0 {
+			a.emitWork(agent.Notice{Level: "info", Message: fmt.Sprintf("stopped %s of the previous session", tools.Plural(n, "subagent"))})
+		}
+	}
+	if !w.oneShot {
+		w.sched.Load()
+	}
+	w.announce()
+}
+
+// announce shows the session's plan and goal, and clears what was shown
+// of another session.
+func (w *work) announce() {
+	s := w.session()
+	c, hasPlan := s.Checklist()
+	if hasPlan && len(c.Items) == 0 {
+		hasPlan = false
+	}
+	g, hasGoal := s.Goal()
+	w.mu.Lock()
+	showPlan := hasPlan || w.shownPlan
+	showGoal := hasGoal || w.shownGoal
+	w.shownPlan, w.shownGoal = hasPlan, hasGoal
+	w.mu.Unlock()
+	if showPlan {
+		w.a.emitWork(agent.PlanUpdate{Items: nonNilItems(c.Items), Note: c.Note})
+	}
+	if showGoal {
+		if !hasGoal {
+			g = session.Goal{Status: session.GoalCleared}
+		}
+		w.a.emitWork(agent.GoalUpdate{Objective: g.Objective, Status: g.Status, Reason: g.Reason, By: g.By})
+	}
+}
+
+func nonNilItems(items []session.ChecklistItem) []session.ChecklistItem {
+	if items == nil {
+		return []session.ChecklistItem{}
+	}
+	return items
+}
+
+// savePlan stores the plan tool's plan and shows it.
+func (w *work) savePlan(c session.Checklist) error {
+	if err := w.session().AppendChecklist(c); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.shownPlan = len(c.Items) > 0
+	w.mu.Unlock()
+	w.a.emitWork(agent.PlanUpdate{Items: nonNilItems(c.Items), Note: c.Note})
+	return nil
+}
+
+// fire submits a due entry's message through the mode's prompt queue. A
+// run of an entry whose previous prompt still waits is skipped.
+func (w *work) fire(e schedule.Entry) {
+	w.mu.Lock()
+	for _, p := range w.scheduled {
+		if p.id == e.ID {
+			w.mu.Unlock()
+			w.a.emitWork(agent.Notice{Level: "info", Source: "schedule", Message: "schedule " + e.ID + ": its previous run still waits for the running turn; this run is skipped"})
+			return
+		}
+	}
+	w.scheduled = append(w.scheduled, scheduledPrompt{id: e.ID, when: e.When(), text: e.Message})
+	w.mu.Unlock()
+	if err := w.a.ui.get().QueuePrompt("schedule", e.Message); err != nil {
+		w.mu.Lock()
+		w.scheduled = slices.DeleteFunc(w.scheduled, func(p scheduledPrompt) bool { return p.id == e.ID })
+		w.mu.Unlock()
+		w.a.emitWork(agent.Notice{Level: "warn", Source: "schedule", Message: "schedule " + e.ID + " could not run: " + err.Error()})
+	}
+}
+
+// takeScheduled reports whether text is the prompt of a fired entry, and
+// which.
+func (w *work) takeScheduled(text string) (scheduledPrompt, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, p := range w.scheduled {
+		if p.text == text {
+			w.scheduled = append(w.scheduled[:i], w.scheduled[i+1:]...)
+			return p, true
+		}
+	}
+	return scheduledPrompt{}, false
+}
+
+// deliver hands a detached child's result to the parent: into the
+// running prompt at its next safe point, else as a prompt of its own (in
+// a one-shot mode, the prompt loop picks it up).
+func (w *work) deliver(r subagent.Result) {
+	text := "[subagent result]\n" + r.Message()
+	if w.a.agent.Steer(text) {
+		return
+	}
+	if w.oneShot {
+		w.mu.Lock()
+		w.results = append(w.results, text)
+		w.mu.Unlock()
+		select {
+		case w.arrived <- struct{}{}:
+		default:
+		}
+		return
+	}
+	if err := w.a.ui.get().QueuePrompt("subagent", text); err != nil {
+		w.a.emitWork(agent.Notice{Level: "warn", Message: "the result of subagent " + r.ID + " could not be handed over: " + err.Error() + "; subagent_status " + r.ID + " shows it"})
+	}
+}
+
+// takeResults returns the children's results waiting for a one-shot
+// prompt, joined.
+func (w *work) takeResults() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	text := strings.Join(w.results, "\n\n")
+	w.results = nil
+	return text
+}
+
+// runPrompt runs one prompt and what follows it: in one-shot modes the
+// results of the children still running (waited for), then, while a
+// goal is active, its continuation prompts. A scheduled prompt is marked
+// in the transcript and offers no interactive tools.
+func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
+	w := a.work
+	if w == nil {
+		return a.agent.Prompt(ctx, in)
+	}
+	if p, ok := w.takeScheduled(in.Text); ok {
+		in.Source = "schedule"
+		a.emitWork(agent.Notice{Level: "info", Source: "schedule", Message: "scheduled turn " + p.id + " (" + p.when + ")"})
+		if a.bridge != nil {
+			a.bridge.background.Store(true)
+			defer a.bridge.background.Store(false)
+		}
+	}
+	if strings.TrimSpace(in.Text) == "" && len(in.Images) == 0 {
+		if g, ok := w.goal.Current(); ok && g.Status == session.GoalActive {
+			in.Text = goal.StartPrompt(g.Objective)
+			in.Source = "goal"
+		}
+	}
+	err := a.agent.Prompt(ctx, in)
+	for err == nil {
+		text, source, ok := w.next(ctx)
+		if !ok {
+			break
+		}
+		err = a.agent.Prompt(ctx, agent.Input{Text: text, Source: source})
+	}
+	switch {
+	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
+		w.goal.Interrupted()
+	case errors.Is(err, agent.ErrMaxSteps) && w.goal.Active():
+		// One prompt reached --max-steps: the goal's budget is spent.
+		if _, perr := w.goal.Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
+			a.emitWork(agent.Notice{Level: "warn", Message: "goal paused: budget spent: --max-steps; /goal resume continues"})
+		}
+	}
+	return err
+}
+
+// next is the prompt that follows one that ended: children's results in
+// a one-shot mode (waiting for those still running), then the goal's
+// continuation.
+func (w *work) next(ctx context.Context) (text, source string, ok bool) {
+	if w.oneShot {
+		for {
+			if t := w.takeResults(); t != "" {
+				return t, "subagent", true
+			}
+			if w.subs.Running() == 0 {
+				break
+			}
+			select {
+			case <-w.arrived:
+			case <-ctx.Done():
+				return "", "", false
+			}
+		}
+	}
+	if t, ok := w.goal.Next(); ok {
+		return t, "goal", true
+	}
+	return "", "", false
+}
+
+// resolveModel resolves a model spec for a subagent, as /model does.
+func (a *App) resolveModel(ctx context.Context, spec string) (provider.Client, agent.Model, error) {
+	o := a.ProviderOptions()
+	o.Model = spec
+	if strings.Contains(spec, "/") {
+		o.Provider = ""
+	}
+	o.BaseURL = ""
+	if a.resolved != nil && (o.Provider == a.resolved.Provider.Name || o.Provider == "" && !strings.Contains(spec, "/")) {
+		o.Provider = a.resolved.Provider.Name
+		o.BaseURL = a.opts.BaseURL
+	}
+	res, err := provider.Resolve(ctx, o)
+	if err != nil {
+		return nil, agent.Model{}, err
+	}
+	return res.Client, agentModel(res), nil
+}
+
+// toolsIn returns the file and shell tools working in dir, for a
+// subagent in a worktree of its own.
+func (a *App) toolsIn(dir string) []tools.Tool {
+	cfg := a.toolConfig(a.Skills())
+	cfg.CWD = dir
+	ts := append(tools.Builtins(cfg), syntax.New(cfg, syntax.Config{}))
+	if web := a.toolset.web; web != nil {
+		ts = append(ts, web.Tools()...)
+	}
+	off := a.disabledTools()
+	return slices.DeleteFunc(ts, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
+}
