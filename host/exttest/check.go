@@ -76,9 +76,9 @@ var catalog = []CheckInfo{
 	{"additions.capabilities", "additions", "protocol.md: Additions, Capabilities; C6", "additive frames and subscriptions come with their capability"},
 	{"additions.host_request", "additions", "protocol.md: Host requests", "host requests have an id, a known method and usable params"},
 	{"additions.ui", "additions", "protocol.md: Added UI frames; C18", "ui2 frames are well formed"},
-	{"additions.shortcut", "additions", "protocol.md: Added UI frames (register_shortcut)", "shortcuts have a key and their presses are taken"},
+	{"additions.shortcut", "additions", "protocol.md: Added UI frames (register_shortcut)", "shortcuts have a key that can be pressed (see Key names) and their presses are taken"},
 	{"additions.complete", "additions", "protocol.md: Added UI frames (completion)", "command_complete is answered within 2 s"},
-	{"additions.editor_key", "additions", "protocol.md: Added UI frames (set_editor)", "editor_key is answered within 200 ms with a known action"},
+	{"additions.editor_key", "additions", "protocol.md: Added UI frames (set_editor)", "the keys of set_editor can be pressed, and editor_key is answered within 200 ms with a known action (a remap to a key name)"},
 	{"additions.render", "additions", "protocol.md: Added UI frames (renderers)", "render_tool and render_message are answered within 1 s"},
 	{"additions.option", "additions", "protocol.md: Options", "register_option has a name"},
 }
