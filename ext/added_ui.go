@@ -113,13 +113,27 @@ func (e *Extension) SetStyledWidget(w Widget) error {
 		Lines: w.Lines, Priority: w.Priority, Markdown: w.Markdown, BorderColor: w.BorderColor, NoBorder: w.NoBorder})
 }
 
-// Shortcut claims the editor key (such as "ctrl+alt+p") and runs fn on
-// its own goroutine each time the user presses it. It declares CapUI2.
+// CanonicalKey returns the form in which zut names the key called name
+// (see docs/protocol.md, "Key names"): "Alt + Ctrl + P" is "ctrl+alt+p",
+// "shift+a" is "A". For a name no key has it returns an error saying why.
+// Shortcut and SetEditor use it; compare EditorKey.Key with its result.
+func CanonicalKey(name string) (string, error) { return proto.CanonicalKey(name) }
+
+// Shortcut claims the editor key (such as "ctrl+alt+p", in any spelling
+// CanonicalKey accepts) and runs fn on its own goroutine each time the
+// user presses it. It declares CapUI2. A name no key has is logged, and
+// zut refuses it with a note in the chat.
 func (e *Extension) Shortcut(key, description string, fn func()) {
-	key = strings.ToLower(strings.TrimSpace(key))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.declareLocked(CapUI2)
+	canon, err := proto.CanonicalKey(key)
+	if err != nil {
+		e.Logf("shortcut: %v; zut will refuse it", err)
+		e.registerLocked(proto.RegisterShortcut{Key: key, Description: description})
+		return
+	}
+	key = canon
 	if e.add.shortcuts == nil {
 		e.add.shortcuts = map[string]func(){}
 	}
@@ -179,14 +193,24 @@ func SubmitText(text string) EditorAction {
 	return EditorAction{Action: proto.EditorSubmit, Text: text}
 }
 
-// SetEditor asks for the editor keys keys: fn decides, quickly (the host
-// waits 200 ms, then lets the editor handle the key), what happens to
-// each. It replaces any earlier set; ResetEditor removes it.
+// SetEditor asks for the editor keys keys (in any spelling CanonicalKey
+// accepts; EditorKey.Key is the canonical name): fn decides, quickly (the
+// host waits 200 ms, then lets the editor handle the key), what happens
+// to each. It replaces any earlier set; ResetEditor removes it.
 func (e *Extension) SetEditor(keys []string, fn func(EditorKey) EditorAction) error {
+	canon := make([]string, len(keys))
+	for i, k := range keys {
+		c, err := proto.CanonicalKey(k)
+		if err != nil {
+			e.Logf("set_editor: %v; zut will refuse it", err)
+			c = k
+		}
+		canon[i] = c
+	}
 	e.mu.Lock()
-	e.add.editorKeys, e.add.editorFn = append([]string(nil), keys...), fn
+	e.add.editorKeys, e.add.editorFn = canon, fn
 	e.mu.Unlock()
-	return e.sendAdded("SetEditor", CapUI2, proto.SetEditor{Keys: keys})
+	return e.sendAdded("SetEditor", CapUI2, proto.SetEditor{Keys: canon})
 }
 
 // ResetEditor gives every key back to the editor.
@@ -290,7 +314,11 @@ func (c *conn) dispatchAdded(f proto.Frame) bool {
 		c.hostResponse(f.ID, nil, &f.Text)
 	case *proto.Shortcut:
 		e.mu.Lock()
-		fn := e.add.shortcuts[strings.ToLower(f.Key)]
+		key := f.Key
+		if k, err := proto.CanonicalKey(key); err == nil {
+			key = k
+		}
+		fn := e.add.shortcuts[key]
 		e.mu.Unlock()
 		if fn == nil {
 			e.Logf("ignored shortcut %q: no handler", f.Key)

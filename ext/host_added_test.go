@@ -74,6 +74,9 @@ func plusExtension(name string) *ext.Extension {
 		m, _ := e.Model(ctx)
 		e.Notify(ext.LevelInfo, "shortcut with model "+m.Model)
 	})
+	// Any accepted spelling claims the key; a name no key has is refused.
+	e.Shortcut("Alt + Ctrl + Q", "spelled loosely", func() { e.Notify(ext.LevelInfo, "shortcut q") })
+	e.Shortcut("ctrl+bogus", "no such key", func() { e.Notify(ext.LevelInfo, "shortcut bogus") })
 	e.AddTool(ext.ToolSpec{Name: name + "_task", Description: "progress", Handler: func(ctx context.Context, tc ext.ToolContext, args json.RawMessage) ext.ToolResult {
 		tc.Progress("half")
 		return ext.TextResult("done")
@@ -165,6 +168,20 @@ func TestSDKAdditionsUnderRealHost(t *testing.T) {
 		t.Fatalf("PressShortcut found no owner")
 	}
 	rec.wait(t, "notify plus-a info shortcut with model fake/m1")
+	if !h.PressShortcut("ctrl+alt+q") {
+		t.Fatalf("PressShortcut(ctrl+alt+q) found no owner; want the key claimed as %q", "Alt + Ctrl + Q")
+	}
+	rec.wait(t, "notify plus-a info shortcut q")
+	if h.PressShortcut("ctrl+bogus") {
+		t.Errorf("PressShortcut(ctrl+bogus) = true, want the claim refused")
+	}
+	for _, r := range h.Diagnostics() {
+		if r.Name == "plus-a" && !slices.ContainsFunc(r.Warnings, func(w string) bool {
+			return strings.Contains(w, `ignored register_shortcut key "ctrl+bogus": unknown key name "bogus"`)
+		}) {
+			t.Errorf("warnings of plus-a = %q, want the refused ctrl+bogus", r.Warnings)
+		}
+	}
 
 	var progress []string
 	r, err := h.CallToolProgress(ctx, "plus-b_task", nil, func(s string) { progress = append(progress, s) })

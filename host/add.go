@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/zut-go/zut/proto"
@@ -195,11 +194,6 @@ func (h *Host) uiChanged() {
 	if h.cb.UIChanged != nil {
 		h.cb.UIChanged()
 	}
-}
-
-// normKey normalises a key name: lower case, without spaces.
-func normKey(k string) string {
-	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(k), " ", ""))
 }
 
 // emitShutdown sends session_shutdown (events2) to its subscribers before

@@ -394,7 +394,7 @@ func TestUI2Registrations(t *testing.T) {
 	ctx := context.Background()
 	for _, line := range []string{
 		`{"type":"register_shortcut","key":"Ctrl+Alt+P","description":"Toggle plan mode"}`,
-		`{"type":"set_editor","keys":["ctrl+s","up","x","odd","slow","UP"]}`,
+		`{"type":"set_editor","keys":["ctrl+s","up","x","f2","f3","UP","f4"]}`,
 		`{"type":"register_tool_renderer","tool_name":"bash","display_name":"Shell","render_header":true,"render_body":true}`,
 		`{"type":"register_tool_renderer","tool_name":"read","display_name":"Read"}`,
 		`{"type":"register_message_renderer","name":"success"}`,
@@ -411,7 +411,7 @@ func TestUI2Registrations(t *testing.T) {
 	}
 	f.rec.wait(t, "notify a info shortcut ctrl+alt+p")
 
-	if got := strings.Join(h.EditorKeys(), ","); got != "ctrl+s,up,x,odd,slow" {
+	if got := strings.Join(h.EditorKeys(), ","); got != "ctrl+s,up,x,f2,f3,f4" {
 		t.Errorf("EditorKeys() = %s", got)
 	}
 	keys := []struct {
@@ -422,8 +422,10 @@ func TestUI2Registrations(t *testing.T) {
 		{"ctrl+s", proto.EditorKeyResponse{Action: "submit", Text: "saved: draft"}, true},
 		{"up", proto.EditorKeyResponse{Action: "remap", Key: "down"}, true},
 		{"x", proto.EditorKeyResponse{Action: "consumed"}, true},
-		{"odd", proto.EditorKeyResponse{Action: "passthrough"}, true},
-		{"slow", proto.EditorKeyResponse{Action: "passthrough"}, true},
+		{"f2", proto.EditorKeyResponse{Action: "passthrough"}, true}, // an unknown action
+		{"F3", proto.EditorKeyResponse{Action: "passthrough"}, true}, // no answer in time
+		{"f4", proto.EditorKeyResponse{Action: "passthrough"}, true}, // a remap to no key
+		{"odd", proto.EditorKeyResponse{}, false},                    // not a key
 		{"z", proto.EditorKeyResponse{}, false},
 	}
 	for _, k := range keys {

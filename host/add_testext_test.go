@@ -74,8 +74,10 @@ func (s *addedScript) handle(f proto.Frame) bool {
 			s.send(proto.EditorKeyResponse{ID: f.ID, Action: "remap", Key: "Down"})
 		case "x":
 			s.send(proto.EditorKeyResponse{ID: f.ID, Action: "consumed"})
-		case "odd":
+		case "f2":
 			s.send(proto.EditorKeyResponse{ID: f.ID, Action: "explode"})
+		case "f4":
+			s.send(proto.EditorKeyResponse{ID: f.ID, Action: "remap", Key: "ctrl+bogus"})
 		default: // no answer: the host times out
 		}
 	case *proto.RenderTool:

@@ -26,7 +26,7 @@ type Option struct {
 
 // Shortcut is a key an extension claimed with register_shortcut.
 type Shortcut struct {
-	Key         string // normalised: lower case, e.g. "ctrl+alt+p"
+	Key         string // canonical (proto.CanonicalKey), e.g. "ctrl+alt+p"
 	Description string
 	Extension   string
 }
@@ -66,9 +66,13 @@ func (e *extension) registerOption(f *proto.RegisterOption) {
 }
 
 func (e *extension) registerShortcut(f *proto.RegisterShortcut) {
-	key := normKey(f.Key)
-	if key == "" {
+	if strings.TrimSpace(f.Key) == "" {
 		e.warn("ignored register_shortcut without a key")
+		return
+	}
+	key, err := proto.CanonicalKey(f.Key)
+	if err != nil {
+		e.refuseKey("register_shortcut", err)
 		return
 	}
 	sc := proto.RegisterShortcut{Key: key, Description: f.Description}
@@ -80,14 +84,28 @@ func (e *extension) registerShortcut(f *proto.RegisterShortcut) {
 func (e *extension) setEditor(keys []string) {
 	var norm []string
 	for _, k := range keys {
-		if k = normKey(k); k != "" && !slices.Contains(norm, k) {
-			norm = append(norm, k)
+		c, err := proto.CanonicalKey(k)
+		if err != nil {
+			e.refuseKey("set_editor", err)
+			continue
+		}
+		if !slices.Contains(norm, c) {
+			norm = append(norm, c)
 		}
 	}
 	e.mu.Lock()
 	e.add.editorKeys = norm
 	e.mu.Unlock()
 	e.h.uiChanged()
+}
+
+// refuseKey reports a key name in frame that no key has (err is the
+// *proto.KeyError): in the extension's log and warnings (zut ext doctor)
+// and, since the extension would wait in vain for that key, in the chat.
+func (e *extension) refuseKey(frame string, err error) {
+	msg := fmt.Sprintf("ignored %s %v", frame, err)
+	e.warn("%s", msg)
+	e.h.logChat(e.name, msg)
 }
 
 func (e *extension) registerToolRenderer(f *proto.RegisterToolRenderer) {
@@ -175,7 +193,10 @@ func (h *Host) Shortcuts() []Shortcut {
 // PressShortcut tells the owner of the shortcut key that it was pressed.
 // It reports whether an extension holds the key.
 func (h *Host) PressShortcut(key string) bool {
-	key = normKey(key)
+	key, err := proto.CanonicalKey(key)
+	if err != nil {
+		return false
+	}
 	for _, s := range h.Shortcuts() {
 		if s.Key == key {
 			if e := h.liveByName(s.Extension); e != nil {
@@ -188,7 +209,7 @@ func (h *Host) PressShortcut(key string) bool {
 }
 
 // EditorKeys returns the editor keys extensions asked for with set_editor,
-// normalised. Safe for concurrent use.
+// in canonical form (proto.CanonicalKey). Safe for concurrent use.
 func (h *Host) EditorKeys() []string {
 	var out []string
 	for _, e := range h.live() {
@@ -208,7 +229,10 @@ func (h *Host) EditorKeys() []string {
 // at most the editor key timeout. ok is false when no extension wants the
 // key; on a timeout or a stopped extension the answer is passthrough.
 func (h *Host) EditorKey(ctx context.Context, key, text string) (resp proto.EditorKeyResponse, ok bool) {
-	key = normKey(key)
+	key, err := proto.CanonicalKey(key)
+	if err != nil {
+		return proto.EditorKeyResponse{}, false
+	}
 	var owner *extension
 	for _, e := range h.live() {
 		e.mu.Lock()
@@ -234,10 +258,12 @@ func (h *Host) EditorKey(ctx context.Context, key, text string) (resp proto.Edit
 	switch r.Action {
 	case proto.EditorConsumed, proto.EditorSubmit:
 	case proto.EditorRemap:
-		if normKey(r.Key) == "" {
+		k, err := proto.CanonicalKey(r.Key)
+		if err != nil {
+			owner.warn("editor_key_response for %q: remap %v; the editor handled %q", key, err, key)
 			return passthrough, true
 		}
-		r.Key = normKey(r.Key)
+		r.Key = k
 	default:
 		r.Action = proto.EditorPassthrough
 	}

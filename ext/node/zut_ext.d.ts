@@ -165,6 +165,18 @@ export function textResult(text: string, members?: ToolResult): ToolResult;
 export function errorResult(text: string, members?: ToolResult): ToolResult;
 export function imageResult(mimeType: string, data: Uint8Array | string, members?: ToolResult): ToolResult;
 
+/** A key name no key has (see canonicalKey). */
+export class KeyNameError extends Error {
+  /** The name as given. */
+  key: string;
+  /** What is wrong and what to write instead. */
+  reason: string;
+}
+/** The form in which zut names the key called name (docs/protocol.md, "Key
+ * names"): 'Alt + Ctrl + P' is 'ctrl+alt+p', 'shift+a' is 'A'. Throws
+ * KeyNameError for a name no key has. */
+export function canonicalKey(name: string): string;
+
 export class Extension {
   constructor(name: string, version?: string);
   readonly name: string;

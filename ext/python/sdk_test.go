@@ -86,8 +86,11 @@ func TestCommands(t *testing.T) {
 				t.Errorf("the log lacks %q:\n%s", s, log)
 			}
 		}
-		if w := h.Diagnostics()[0].Warnings; len(w) != 0 {
-			t.Errorf("host warnings %q, want none: the SDK wrote only valid frames", w)
+		for _, w := range h.Diagnostics()[0].Warnings {
+			// The one refusal full.py asks for: the shortcut ctrl+bogus.
+			if !strings.Contains(w, `register_shortcut key "ctrl+bogus"`) {
+				t.Errorf("host warning %q, want none but the refused ctrl+bogus: the SDK wrote only valid frames", w)
+			}
 		}
 	})
 }
@@ -337,6 +340,25 @@ func TestHostRequestsAndUI(t *testing.T) {
 			t.Fatal("PressShortcut found no owner")
 		}
 		rec.wait(t, "notify sdkfull info shortcut model fake/m1")
+		if !h.PressShortcut("ctrl+alt+q") {
+			t.Fatal("PressShortcut(ctrl+alt+q) found no owner; want the key claimed as \"Ctrl + Alt + Q\"")
+		}
+		rec.wait(t, "notify sdkfull info shortcut q")
+		if h.PressShortcut("ctrl+bogus") {
+			t.Error("PressShortcut(ctrl+bogus) = true, want the claim refused")
+		}
+		log := logOf(t, h, "sdkfull")
+		for _, want := range []string{
+			`shortcut: key "ctrl+bogus": unknown key name "bogus"`, "zut will refuse it",
+			`ignored register_shortcut key "ctrl+bogus": unknown key name "bogus"`,
+		} {
+			if !strings.Contains(log, want) {
+				t.Errorf("the log of sdkfull does not say %q:\n%s", want, log)
+			}
+		}
+		if strings.Contains(log, "no handler") {
+			t.Errorf("the log of sdkfull reports a shortcut without a handler:\n%s", log)
+		}
 		if o := h.Options(); len(o) != 1 || o[0].Name != "color" || o[0].Default != "blue" {
 			t.Errorf("Options() = %+v", o)
 		}

@@ -27,7 +27,12 @@ func (r *run) additionProbes(ctx context.Context) {
 			r.rs.add("additions.shortcut", "", Fail, "register_shortcut without a key; zut ignores it", sc.rec)
 			continue
 		}
-		sent, err := r.s.send(proto.Shortcut{Key: strings.ToLower(sc.f.Key)})
+		key, err := proto.CanonicalKey(sc.f.Key)
+		if err != nil {
+			r.rs.add("additions.shortcut", sc.f.Key, Fail, fmt.Sprintf("register_shortcut %v; zut ignores it", err), sc.rec)
+			continue
+		}
+		sent, err := r.s.send(proto.Shortcut{Key: key})
 		if err != nil {
 			r.sendFailed("additions.shortcut", sc.f.Key, err)
 			return
@@ -58,8 +63,18 @@ func (r *run) additionProbes(ctx context.Context) {
 		r.rs.add("additions.complete", "/"+c.Name, st, msg, sent, rec)
 	}
 
-	if editor != nil && len(editor.f.Keys) > 0 {
-		key := editor.f.Keys[0]
+	var editorKeys []string
+	if editor != nil {
+		for _, k := range editor.f.Keys {
+			if c, err := proto.CanonicalKey(k); err != nil {
+				r.rs.add("additions.editor_key", k, Fail, fmt.Sprintf("set_editor %v; zut ignores that key", err), editor.rec)
+			} else {
+				editorKeys = append(editorKeys, c)
+			}
+		}
+	}
+	if len(editorKeys) > 0 {
+		key := editorKeys[0]
 		rec, sent, took, ok := r.ask(ctx, "additions.editor_key", key, "editor_key_response", r.t.EditorKey,
 			func(id string) proto.Frame { return proto.EditorKey{ID: id, Key: key, Text: "draft of a prompt"} })
 		if !ok {
@@ -73,6 +88,8 @@ func (r *run) additionProbes(ctx context.Context) {
 			case proto.EditorRemap:
 				if ek.Key == "" {
 					st, msg = Fail, "remap without a key; zut passes the key through"
+				} else if _, err := proto.CanonicalKey(ek.Key); err != nil {
+					st, msg = Fail, fmt.Sprintf("remap %v; zut passes the key through", err)
 				}
 			default:
 				st, msg = Fail, fmt.Sprintf("action %q is not passthrough, consumed, remap or submit; zut passes the key through", ek.Action)

@@ -73,6 +73,7 @@ var brokenCases = []brokenCase{
 	{dir: "additions.host_request", fail: []string{"additions.host_request"}},
 	{dir: "additions.ui", warn: []string{"additions.ui"}},
 	{dir: "additions.shortcut", fail: []string{"additions.shortcut"}},
+	{dir: "additions.key_name", fail: []string{"additions.shortcut", "additions.editor_key"}},
 	{dir: "additions.complete", timeouts: Timeouts{Complete: time.Second}, fail: []string{"additions.complete"}},
 	{dir: "additions.editor_key", fail: []string{"additions.editor_key"}},
 	{dir: "additions.render", timeouts: Timeouts{Render: 500 * time.Millisecond}, fail: []string{"additions.render"}},

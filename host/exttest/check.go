@@ -64,7 +64,7 @@ var catalog = []CheckInfo{
 	{"state.details", "state", "spec: tool_result details; C19", "details are valid JSON within 256 KiB"},
 	{"state.restore", "state", "spec: session events state; C19", "the extension takes its state back in session events and keeps working"},
 
-	{"robustness.unknown_frame", "robustness", "protocol.md: Transport and framing; C12", "a frame of an unknown type is ignored"},
+	{"robustness.unknown_frame", "robustness", "protocol.md: Transport and framing; C12", "a frame of an unknown type is ignored: the extension keeps running and answers the next request"},
 	{"robustness.slow_host", "robustness", "spec: Wire format", "a request that arrives in pieces is answered"},
 	{"robustness.stdin_closed", "robustness", "spec: tool_cancel (clean up on stdin EOF); C21", "the extension exits when its stdin is closed"},
 	{"robustness.shutdown", "robustness", "spec: shutdown, shutdown_ack; C21", "shutdown is answered with shutdown_ack and an exit within 2 s"},
@@ -76,9 +76,9 @@ var catalog = []CheckInfo{
 	{"additions.capabilities", "additions", "protocol.md: Additions, Capabilities; C6", "additive frames and subscriptions come with their capability"},
 	{"additions.host_request", "additions", "protocol.md: Host requests", "host requests have an id, a known method and usable params"},
 	{"additions.ui", "additions", "protocol.md: Added UI frames; C18", "ui2 frames are well formed"},
-	{"additions.shortcut", "additions", "protocol.md: Added UI frames (register_shortcut)", "shortcuts have a key and their presses are taken"},
+	{"additions.shortcut", "additions", "protocol.md: Added UI frames (register_shortcut)", "shortcuts have a key that can be pressed (see Key names) and their presses are taken"},
 	{"additions.complete", "additions", "protocol.md: Added UI frames (completion)", "command_complete is answered within 2 s"},
-	{"additions.editor_key", "additions", "protocol.md: Added UI frames (set_editor)", "editor_key is answered within 200 ms with a known action"},
+	{"additions.editor_key", "additions", "protocol.md: Added UI frames (set_editor)", "the keys of set_editor can be pressed, and editor_key is answered within 200 ms with a known action (a remap to a key name)"},
 	{"additions.render", "additions", "protocol.md: Added UI frames (renderers)", "render_tool and render_message are answered within 1 s"},
 	{"additions.option", "additions", "protocol.md: Options", "register_option has a name"},
 }

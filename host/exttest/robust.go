@@ -14,7 +14,9 @@ type rawFrame string
 
 func (f rawFrame) Type() string { return string(f) }
 
-// unknownFrame sends a frame of a type no zut sends yet.
+// unknownFrame sends a frame of a type no zut sends yet. The extension
+// passes when it is still there after settling and answers the next
+// request (an extension busy exiting can look calm for a moment).
 func (r *run) unknownFrame(ctx context.Context) {
 	const id = "robustness.unknown_frame"
 	line := []byte(`{"type":"zut_test_unknown","id":"unknown-1","payload":{"note":"a frame from a newer zut; ignore it"}}`)
@@ -23,37 +25,40 @@ func (r *run) unknownFrame(ctx context.Context) {
 		r.sendFailed(id, "", err)
 		return
 	}
-	if r.settled(ctx, id, "", "after a frame of an unknown type", sent) {
-		r.rs.add(id, "", Pass, `ignored a "zut_test_unknown" frame and kept running`)
+	if !r.settled(ctx, id, "", "after a frame of an unknown type", sent) {
+		return
 	}
+	if f, reqID, reply, d, ok := r.probeRequest(); ok {
+		line, err := proto.Marshal(f)
+		if err != nil {
+			r.rs.add(id, "", Fail, err.Error())
+			return
+		}
+		r.w.expect(reqID, reply)
+		from := r.s.mark()
+		next, err := r.s.sendLine(line, f, 1)
+		if err != nil {
+			r.sendFailed(id, f.Type(), err)
+			return
+		}
+		if _, err := r.s.reply(ctx, from, reply, reqID, d); err != nil {
+			st, msg := r.waitErr(err, "to "+article(f.Type())+" after a frame of an unknown type", d)
+			r.rs.add(id, f.Type(), st, msg, sent, next)
+			if !r.alive() {
+				r.died = true
+			}
+			return
+		}
+	}
+	r.rs.add(id, "", Pass, `ignored a "zut_test_unknown" frame and kept running`)
 }
 
 // slowHost writes one request in four pieces, 20 ms apart, as a busy host
 // or a pipe might deliver it.
 func (r *run) slowHost(ctx context.Context) {
 	const id = "robustness.slow_host"
-	reqID := r.s.nextID()
-	var (
-		f     proto.Frame
-		reply string
-		d     time.Duration
-	)
-	cmds := r.w.usableCommands()
-	switch {
-	case r.w.subscribed(proto.EventTurnStart, true):
-		f, reply, d = proto.EventIntercept{ID: reqID, Name: proto.EventTurnStart, Step: 2}, "event_intercept_response", r.t.Intercept
-	case r.w.subscribed(proto.EventToolCall, true):
-		f, reply, d = proto.EventIntercept{ID: reqID, Name: proto.EventToolCall, ToolID: "toolu_test_3", ToolName: "read",
-			ToolArgs: []byte(`{"path":"go.mod"}`)}, "event_intercept_response", r.t.Intercept
-	case r.good != nil && !r.good.tool.Interactive:
-		f, reply, d = proto.ToolCall{ID: reqID, Name: r.good.tool.Name, Args: r.good.args}, "tool_result", r.t.Tool
-	case len(cmds) > 0:
-		args := ""
-		if list := r.opts.Args[cmds[0].Name]; len(list) > 0 {
-			args = list[0]
-		}
-		f, reply, d = proto.CommandInvoked{ID: reqID, Name: cmds[0].Name, Args: args}, "command_response", r.t.Command
-	default:
+	f, reqID, reply, d, ok := r.probeRequest()
+	if !ok {
 		r.rs.add(id, "", Skip, "nothing to request: no commands, tools or interceptions")
 		return
 	}
@@ -81,6 +86,30 @@ func (r *run) slowHost(ctx context.Context) {
 	if r.settled(ctx, id, f.Type(), "after a request written in pieces", sent, rec) {
 		r.rs.add(id, f.Type(), Pass, "answered "+article(f.Type())+" written in 4 pieces, 20 ms apart")
 	}
+}
+
+// probeRequest is a request the extension answers, for the checks that
+// need one: an interception it subscribed to, its tool, or its first
+// command. ok is false when it offers none of them.
+func (r *run) probeRequest() (f proto.Frame, reqID, reply string, d time.Duration, ok bool) {
+	reqID = r.s.nextID()
+	cmds := r.w.usableCommands()
+	switch {
+	case r.w.subscribed(proto.EventTurnStart, true):
+		return proto.EventIntercept{ID: reqID, Name: proto.EventTurnStart, Step: 2}, reqID, "event_intercept_response", r.t.Intercept, true
+	case r.w.subscribed(proto.EventToolCall, true):
+		return proto.EventIntercept{ID: reqID, Name: proto.EventToolCall, ToolID: "toolu_test_3", ToolName: "read",
+			ToolArgs: []byte(`{"path":"go.mod"}`)}, reqID, "event_intercept_response", r.t.Intercept, true
+	case r.good != nil && !r.good.tool.Interactive:
+		return proto.ToolCall{ID: reqID, Name: r.good.tool.Name, Args: r.good.args}, reqID, "tool_result", r.t.Tool, true
+	case len(cmds) > 0:
+		args := ""
+		if list := r.opts.Args[cmds[0].Name]; len(list) > 0 {
+			args = list[0]
+		}
+		return proto.CommandInvoked{ID: reqID, Name: cmds[0].Name, Args: args}, reqID, "command_response", r.t.Command, true
+	}
+	return nil, "", "", 0, false
 }
 
 // shutdown ends the main run as zut does (C21) and reports

@@ -6,6 +6,7 @@ import (
 	"github.com/zut-go/zut/tui/ansi"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/tui"
@@ -292,7 +293,7 @@ func (u *ui) extensionKey(k tui.Key) (used bool, remapped *tui.Key) {
 	if u.app == nil || u.app.Host() == nil {
 		return false, nil
 	}
-	name := k.String()
+	name := keyName(k)
 	if u.shortcuts[name] && u.app.Host().PressShortcut(name) {
 		return true, nil
 	}
@@ -320,6 +321,36 @@ func (u *ui) extensionKey(k tui.Key) (used bool, remapped *tui.Key) {
 		}
 	}
 	return false, nil
+}
+
+// keyName names the pressed key k as the extension protocol does
+// (proto.CanonicalKey, docs/protocol.md "Key names"): tui's spelling
+// without the action, with two differences between terminals folded
+// away. A capital letter with Ctrl, Alt, Super, Hyper or Meta is Shift
+// with the small letter: a legacy terminal sends Alt+Shift+A as ESC A
+// ("alt+A") and xterm's modifyOtherKeys reports Ctrl+Shift+A with "A",
+// where the kitty protocol reports "alt+shift+a" and "ctrl+shift+a".
+// Shift with a character and nothing else is the character: xterm
+// reports Shift+1 as Shift with "!". The letter pairs are those of
+// proto.CanonicalKey (upper and lower case both ways); the tests hold
+// the two to each other.
+func keyName(k tui.Key) string {
+	k.Action = tui.KeyPress
+	if k.Code != tui.KeyRune {
+		return k.String()
+	}
+	switch r := k.Rune; {
+	case k.Mod&^tui.ModShift != 0:
+		if l := unicode.ToLower(r); unicode.IsUpper(r) && unicode.IsLower(l) && unicode.ToUpper(l) == r {
+			k.Rune, k.Mod = l, k.Mod|tui.ModShift
+		}
+	case k.Mod == tui.ModShift && r != ' ':
+		if up := unicode.ToUpper(r); unicode.IsLower(r) && unicode.IsUpper(up) && unicode.ToLower(up) == r {
+			k.Rune = up
+		}
+		k.Mod = 0
+	}
+	return k.String()
 }
 
 // releaseFor hands the terminal to ext (tui.suspend).

@@ -126,6 +126,132 @@ export const imageResult = (mimeType, data, members = {}) => ({
   ...members,
 });
 
+// ------------------------------------------------------------ key names
+
+// The one form of key names (docs/protocol.md, "Key names"): the same
+// rules as zut's proto.CanonicalKey and the Python SDK; all three check
+// the table proto/testdata/keys.txt.
+const KEY_MODIFIERS = ['ctrl', 'alt', 'shift', 'super', 'hyper', 'meta'];
+const MODIFIER_ALIASES = { control: 'ctrl', option: 'alt', opt: 'alt', cmd: 'super', command: 'super' };
+const KEY_NAMES = {
+  enter: 'enter', return: 'enter', tab: 'tab', backspace: 'backspace',
+  esc: 'esc', escape: 'esc', up: 'up', down: 'down', left: 'left', right: 'right',
+  home: 'home', end: 'end', pageup: 'pageup', pgup: 'pageup',
+  pagedown: 'pagedown', pgdn: 'pagedown', insert: 'insert', ins: 'insert',
+  delete: 'delete', del: 'delete', begin: 'begin',
+};
+for (let i = 1; i <= 12; i++) KEY_NAMES[`f${i}`] = `f${i}`;
+const SHIFT = 2;
+
+/** A key name no key has: key is the name as given, reason says what is
+ * wrong and what to write instead. */
+export class KeyNameError extends Error {
+  constructor(key, reason) {
+    super(`key ${JSON.stringify(key)}: ${reason}`);
+    this.name = 'KeyNameError';
+    this.key = key;
+    this.reason = reason;
+  }
+}
+
+/** Returns the form in which zut names the key called name: 'Alt + Ctrl
+ * + P' is 'ctrl+alt+p', 'shift+a' is 'A', 'escape' is 'esc'. Throws
+ * KeyNameError for a name no key has. shortcut() and setEditor() use it;
+ * compare the key of an editor key with its result. */
+export function canonicalKey(name) {
+  const [key, reason] = keyCanon(name);
+  if (reason) throw new KeyNameError(name, reason);
+  return key;
+}
+
+/** [canonical name, ''] or ['', the reason s names no key]. */
+function keyCanon(s) {
+  if (typeof s !== 'string') return ['', 'a key name is a string'];
+  s = s.replace(/[ \t\n\v\f\r]/g, '');
+  if (s === '') return ['', 'no key name; name a key such as "ctrl+alt+p" (the space bar is "space")'];
+  for (const c of s) {
+    const o = c.codePointAt(0);
+    if (o === 0xfffd || (o >= 0xd800 && o <= 0xdfff)) return ['', 'not a valid character'];
+    if (o < 0x20 || (o >= 0x7f && o <= 0x9f)) {
+      return ['', 'a control character is not a key; name the key instead ("enter", "tab", "ctrl+a")'];
+    }
+  }
+  let name = s;
+  let mods = '';
+  let hasMods = false;
+  if (s === '+') {
+    name = '+';
+  } else if (s.endsWith('++')) {
+    [name, mods, hasMods] = ['+', s.slice(0, -2), true];
+  } else if (s.endsWith('+')) {
+    return ['', 'ends with "+"; name the key after the last "+" ("ctrl++" is Ctrl with +)'];
+  } else if (s.includes('+')) {
+    const i = s.lastIndexOf('+');
+    [name, mods, hasMods] = [s.slice(i + 1), s.slice(0, i), true];
+  }
+  const on = KEY_MODIFIERS.map(() => false);
+  if (hasMods) {
+    for (const m of mods.split('+')) {
+      if (m === '') return ['', 'an empty modifier: "+" joins a modifier (ctrl, alt, shift, super, hyper, meta) to what follows'];
+      const i = modifierIndex(m);
+      if (i < 0 && isKeyName(m)) return ['', `"${m}" is a key, not a modifier; the key comes last, as in "ctrl+${asciiLower(m)}"`];
+      if (i < 0) return ['', `unknown modifier "${m}"; the modifiers are ctrl, alt, shift, super, hyper and meta`];
+      if (on[i]) return ['', `modifier "${KEY_MODIFIERS[i]}" given twice`];
+      on[i] = true;
+    }
+  }
+  const lower = asciiLower(name);
+  if (modifierIndex(name) >= 0) return ['', `"${name}" is a modifier, not a key; add the key after it, as in "${lower}+tab"`];
+  if (Object.hasOwn(KEY_NAMES, lower)) {
+    name = KEY_NAMES[lower];
+  } else if (lower === 'space') {
+    name = 'space';
+  } else if (lower === 'rune') {
+    return ['', '"rune" is only a panel_key name; name the character itself'];
+  } else if ([...name].length === 1) {
+    if (on.some((v, i) => v && i !== SHIFT)) {
+      name = lowerPartner(name) || name;
+    } else if (on[SHIFT]) {
+      const up = upperPartner(name);
+      if (up) {
+        name = up;
+      } else if (!lowerPartner(name)) {
+        return ['', `Shift with "${name}" is never reported: the terminal sends the character Shift types, so claim that (Shift+1 is "!" on a US keyboard)`];
+      }
+      on[SHIFT] = false;
+    }
+  } else {
+    return ['', `unknown key name "${name}"; a key is one character, "space", or one of enter, tab, backspace, esc, up, down, left, right, home, end, pageup, pagedown, insert, delete, begin, f1 to f12`];
+  }
+  return [KEY_MODIFIERS.filter((_, i) => on[i]).map((m) => m + '+').join('') + name, ''];
+}
+
+function modifierIndex(m) {
+  m = asciiLower(m);
+  if (Object.hasOwn(MODIFIER_ALIASES, m)) m = MODIFIER_ALIASES[m];
+  return KEY_MODIFIERS.indexOf(m);
+}
+
+function isKeyName(s) {
+  s = asciiLower(s);
+  return Object.hasOwn(KEY_NAMES, s) || s === 'space' || s === 'rune';
+}
+
+/** The lower-case letter of the upper-case letter c when the two are a
+ * pair both ways (categories Lu and Ll), else ''. */
+function lowerPartner(c) {
+  const lo = c.toLowerCase();
+  return [...lo].length === 1 && /^\p{Lu}$/u.test(c) && /^\p{Ll}$/u.test(lo) && lo.toUpperCase() === c ? lo : '';
+}
+
+/** lowerPartner the other way. */
+function upperPartner(c) {
+  const up = c.toUpperCase();
+  return [...up].length === 1 && /^\p{Ll}$/u.test(c) && /^\p{Lu}$/u.test(up) && up.toLowerCase() === c ? up : '';
+}
+
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 /** A running tool call: id, name, an AbortSignal that ends when zut
  * abandons the call (tool_cancel), at shutdown or when the connection
  * ends, and progress(text). Pass { signal: call.signal } to host requests
@@ -288,11 +414,22 @@ export class Extension {
     this._panelCloses.push(fn);
   }
 
-  /** Claims the editor key (such as 'ctrl+alt+p'); handler() runs each
-   * time it is pressed. Declares ui2. */
+  /** Claims the editor key (such as 'ctrl+alt+p', in any spelling
+   * canonicalKey() accepts); handler() runs each time it is pressed.
+   * Declares ui2. A name no key has is logged, and zut refuses it with a
+   * note in the chat. */
   shortcut(key, description, handler) {
-    key = key.trim().toLowerCase();
+    if (typeof key !== 'string') throw new TypeError(`shortcut key must be a string, not ${typeof key}`);
     this._declare(UI2);
+    const [canon, reason] = keyCanon(key);
+    if (reason) {
+      this.log(`shortcut: ${new KeyNameError(key, reason).message}; zut will refuse it`);
+      const f = { type: 'register_shortcut', key };
+      if (description) f.description = description;
+      this._register(f);
+      return;
+    }
+    key = canon;
     const again = this._shortcuts.has(key);
     this._shortcuts.set(key, handler);
     if (!again) {
@@ -473,11 +610,18 @@ export class Extension {
   /** Asks for the editor keys (ui2): handler(key) gets key.key and key.text
    * and returns quickly (zut waits 200 ms) {action: 'passthrough' |
    * 'consumed'}, {action: 'remap', key} or {action: 'submit', text};
-   * undefined passes through. */
+   * undefined passes through. Keys may be spelled in any way
+   * canonicalKey() accepts; key.key is the canonical name. */
   setEditor(keys, handler) {
     this._needs('setEditor', UI2);
+    const canon = [...keys].map((k) => {
+      const [c, reason] = keyCanon(k);
+      if (!reason) return c;
+      this.log(`setEditor: ${new KeyNameError(k, reason).message}; zut will refuse it`);
+      return k;
+    });
     this._editorFn = handler;
-    this._send({ type: 'set_editor', keys: [...keys] });
+    this._send({ type: 'set_editor', keys: canon });
   }
 
   /** Gives every key back to the editor (ui2). */
@@ -1023,7 +1167,8 @@ const DISPATCH = {
     }
   },
   shortcut(f) {
-    const fn = this._shortcuts.get(str(f.key).toLowerCase());
+    const [key, reason] = keyCanon(str(f.key));
+    const fn = this._shortcuts.get(reason ? str(f.key) : key);
     if (!fn) {
       this.log(`ignored shortcut ${JSON.stringify(f.key)}: no handler`);
       return;

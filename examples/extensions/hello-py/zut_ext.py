@@ -53,6 +53,7 @@ import sys
 import threading
 import time
 import traceback
+import unicodedata
 
 __version__ = "1.0.0"
 
@@ -206,6 +207,141 @@ def image_result(mime_type, data, **members):
     r = {"content": [{"type": "image", "mime_type": mime_type, "data": data}]}
     r.update(members)
     return r
+
+
+# ------------------------------------------------------------ key names
+
+# The one form of key names (docs/protocol.md, "Key names"): the same
+# rules as zut's proto.CanonicalKey and the Node SDK; all three check the
+# table proto/testdata/keys.txt.
+_KEY_MODIFIERS = ("ctrl", "alt", "shift", "super", "hyper", "meta")
+_MODIFIER_ALIASES = {"control": "ctrl", "option": "alt", "opt": "alt", "cmd": "super", "command": "super"}
+_KEY_NAMES = {
+    "enter": "enter", "return": "enter", "tab": "tab", "backspace": "backspace",
+    "esc": "esc", "escape": "esc", "up": "up", "down": "down", "left": "left", "right": "right",
+    "home": "home", "end": "end", "pageup": "pageup", "pgup": "pageup",
+    "pagedown": "pagedown", "pgdn": "pagedown", "insert": "insert", "ins": "insert",
+    "delete": "delete", "del": "delete", "begin": "begin",
+}
+_KEY_NAMES.update(("f%d" % i, "f%d" % i) for i in range(1, 13))
+_SHIFT = 2
+
+
+class KeyNameError(ValueError):
+    """A key name no key has: key is the name as given, reason says what
+    is wrong and what to write instead."""
+
+    def __init__(self, key, reason):
+        super().__init__("key %s: %s" % (json.dumps(key, ensure_ascii=False), reason))
+        self.key, self.reason = key, reason
+
+
+def canonical_key(name):
+    """Returns the form in which zut names the key called name:
+    "Alt + Ctrl + P" is "ctrl+alt+p", "shift+a" is "A", "escape" is "esc".
+    Raises KeyNameError for a name no key has. shortcut() and set_editor()
+    use it; compare the key of an editor key with its result."""
+    key, reason = _canonical_key(name)
+    if reason:
+        raise KeyNameError(name, reason)
+    return key
+
+
+def _canonical_key(s):
+    """(canonical name, "") or ("", the reason s names no key)."""
+    if not isinstance(s, str):
+        return "", "a key name is a string"
+    s = "".join(c for c in s if c != " " and not "\t" <= c <= "\r")
+    if not s:
+        return "", 'no key name; name a key such as "ctrl+alt+p" (the space bar is "space")'
+    for c in s:
+        o = ord(c)
+        if c == "\ufffd" or 0xD800 <= o <= 0xDFFF:
+            return "", "not a valid character"
+        if o < 0x20 or 0x7F <= o <= 0x9F:
+            return "", 'a control character is not a key; name the key instead ("enter", "tab", "ctrl+a")'
+    mods, has_mods = "", False
+    if s == "+":
+        name = "+"
+    elif s.endswith("++"):
+        name, mods, has_mods = "+", s[:-2], True
+    elif s.endswith("+"):
+        return "", 'ends with "+"; name the key after the last "+" ("ctrl++" is Ctrl with +)'
+    elif "+" in s:
+        i = s.rindex("+")
+        name, mods, has_mods = s[i + 1:], s[:i], True
+    else:
+        name = s
+    on = [False] * len(_KEY_MODIFIERS)
+    if has_mods:
+        for m in mods.split("+"):
+            if not m:
+                return "", 'an empty modifier: "+" joins a modifier (ctrl, alt, shift, super, hyper, meta) to what follows'
+            i = _modifier_index(m)
+            if i < 0 and _is_key_name(m):
+                return "", '"%s" is a key, not a modifier; the key comes last, as in "ctrl+%s"' % (m, _ascii_lower(m))
+            if i < 0:
+                return "", 'unknown modifier "%s"; the modifiers are ctrl, alt, shift, super, hyper and meta' % m
+            if on[i]:
+                return "", 'modifier "%s" given twice' % _KEY_MODIFIERS[i]
+            on[i] = True
+    lower = _ascii_lower(name)
+    if _modifier_index(name) >= 0:
+        return "", '"%s" is a modifier, not a key; add the key after it, as in "%s+tab"' % (name, lower)
+    if lower in _KEY_NAMES:
+        name = _KEY_NAMES[lower]
+    elif lower == "space":
+        name = "space"
+    elif lower == "rune":
+        return "", '"rune" is only a panel_key name; name the character itself'
+    elif len(name) == 1:
+        others = any(v and i != _SHIFT for i, v in enumerate(on))
+        if others:
+            name = _lower_partner(name) or name
+        elif on[_SHIFT]:
+            up = _upper_partner(name)
+            if up:
+                name = up
+            elif not _lower_partner(name):
+                return "", ('Shift with "%s" is never reported: the terminal sends the character Shift types, '
+                            'so claim that (Shift+1 is "!" on a US keyboard)' % name)
+            on[_SHIFT] = False
+    else:
+        return "", ('unknown key name "%s"; a key is one character, "space", or one of enter, tab, backspace, esc, '
+                    'up, down, left, right, home, end, pageup, pagedown, insert, delete, begin, f1 to f12' % name)
+    return "".join(m + "+" for m, v in zip(_KEY_MODIFIERS, on) if v) + name, ""
+
+
+def _modifier_index(m):
+    m = _ascii_lower(m)
+    m = _MODIFIER_ALIASES.get(m, m)
+    return _KEY_MODIFIERS.index(m) if m in _KEY_MODIFIERS else -1
+
+
+def _is_key_name(s):
+    s = _ascii_lower(s)
+    return s in _KEY_NAMES or s in ("space", "rune")
+
+
+def _lower_partner(c):
+    """The lower-case letter of the upper-case letter c when the two are a
+    pair both ways (categories Lu and Ll), else None."""
+    lo = c.lower()
+    if len(lo) == 1 and unicodedata.category(c) == "Lu" and unicodedata.category(lo) == "Ll" and lo.upper() == c:
+        return lo
+    return None
+
+
+def _upper_partner(c):
+    """_lower_partner the other way."""
+    up = c.upper()
+    if len(up) == 1 and unicodedata.category(c) == "Ll" and unicodedata.category(up) == "Lu" and up.lower() == c:
+        return up
+    return None
+
+
+def _ascii_lower(s):
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
 
 
 class Call:
@@ -500,16 +636,28 @@ class Extension:
     def shortcut(self, key, description="", handler=None):
         """Claims the editor key (such as "ctrl+alt+p"); handler() runs on a
         worker thread each time it is pressed. Declares UI2. Usable as a
-        decorator."""
-        key = key.strip().lower()
+        decorator. The key may be spelled in any way canonical_key()
+        accepts ("Alt + Ctrl + P"); a name no key has is logged, and zut
+        refuses it with a note in the chat."""
+        if not isinstance(key, str):
+            raise TypeError("shortcut key must be a str, not %s" % type(key).__name__)
+        canon, reason = _canonical_key(key)
+        if reason:
+            self.log("shortcut: %s; zut will refuse it" % KeyNameError(key, reason))
 
         def reg(fn):
             with self._lock:
                 self._declare(UI2)
-                again = key in self._shortcuts
-                self._shortcuts[key] = fn
-                if not again:
+                if reason:
                     f = {"type": "register_shortcut", "key": key}
+                    if description:
+                        f["description"] = description
+                    self._register(f)
+                    return
+                again = canon in self._shortcuts
+                self._shortcuts[canon] = fn
+                if not again:
+                    f = {"type": "register_shortcut", "key": canon}
                     if description:
                         f["description"] = description
                     self._register(f)
@@ -678,11 +826,20 @@ class Extension:
         """Asks for the editor keys (UI2): handler(key) gets key.key and
         key.text and returns quickly (zut waits 200 ms) one of
         {"action": "passthrough" | "consumed"}, {"action": "remap",
-        "key": k} or {"action": "submit", "text": t}; None passes through."""
+        "key": k} or {"action": "submit", "text": t}; None passes through.
+        Keys may be spelled in any way canonical_key() accepts; key.key is
+        the canonical name."""
         self._needs("set_editor", UI2)
+        canon = []
+        for k in keys:
+            c, reason = _canonical_key(k)
+            if reason:
+                self.log("set_editor: %s; zut will refuse it" % KeyNameError(k, reason))
+                c = k
+            canon.append(c)
         with self._lock:
             self._editor_fn = handler
-        self._send({"type": "set_editor", "keys": list(keys)})
+        self._send({"type": "set_editor", "keys": canon})
 
     def reset_editor(self):
         """Gives every key back to the editor (UI2)."""
@@ -1243,7 +1400,8 @@ class Extension:
             p.put(("chunk", _str(f.get("text"))))
 
     def _on_shortcut(self, f):
-        fn = self._shortcuts.get(_str(f.get("key")).lower())
+        key, reason = _canonical_key(_str(f.get("key")))
+        fn = self._shortcuts.get(key if not reason else _str(f.get("key")))
         if fn is None:
             self.log("ignored shortcut %r: no handler" % f.get("key"))
             return
@@ -1370,5 +1528,5 @@ __all__ = [
     "Extension", "Call", "Record", "ZutError", "CapabilityError", "HostError", "ClosedError",
     "CancelledError", "HOST_REQUESTS", "EVENTS2", "INTERCEPTS2", "UI2", "PROTOCOL_VERSION",
     "prompt", "insert", "display", "noop", "error", "panel", "panel_response",
-    "text_result", "error_result", "image_result",
+    "text_result", "error_result", "image_result", "canonical_key", "KeyNameError",
 ]

@@ -112,7 +112,7 @@ ext.command('ui', 'ui frames', () => {
   ext.alert('question_ready');
   ext.submit('submitted text');
   ext.submitSlash('/pick alpha');
-  ext.setEditor(['ctrl+s'], (k) => ({ action: 'submit', text: k.text + '!' }));
+  ext.setEditor(['Control + S'], (k) => ({ action: 'submit', text: k.text + '!' }));
   return zut.noop();
 });
 ext.command('stray', 'writes to stdout', () => {
@@ -123,6 +123,9 @@ ext.command('stray', 'writes to stdout', () => {
 ext.shortcut('ctrl+alt+s', 'a shortcut', async () => {
   ext.notify('shortcut model ' + (await ext.model()).model);
 });
+// Any spelling zut accepts claims the key; a name no key has is refused.
+ext.shortcut('Ctrl + Alt + Q', 'spelled loosely', () => ext.notify('shortcut q'));
+ext.shortcut('ctrl+bogus', 'no such key', () => ext.notify('shortcut bogus'));
 ext.toolRenderer('echo', {
   header: (args, width) => `echo ${args.text} (${width})`,
   body: (result, isError, width) => result.toUpperCase() + (isError ? ' ERR' : ''),

@@ -184,7 +184,7 @@ def cmd_ui(args):
     ext.alert("question_ready")
     ext.submit("submitted text")
     ext.submit_slash("/pick alpha")
-    ext.set_editor(["ctrl+s"], lambda k: {"action": "submit", "text": k.text + "!"})
+    ext.set_editor(["Control + S"], lambda k: {"action": "submit", "text": k.text + "!"})
     return zut.noop()
 
 
@@ -199,6 +199,15 @@ def cmd_stray(args):
 @ext.shortcut("ctrl+alt+s", "a shortcut")
 def on_shortcut():
     ext.notify("shortcut model " + ext.model().model)
+
+
+# Any spelling zut accepts claims the key; a name no key has is refused.
+@ext.shortcut("Ctrl + Alt + Q", "spelled loosely")
+def on_shortcut_q():
+    ext.notify("shortcut q")
+
+
+ext.shortcut("ctrl+bogus", "no such key", lambda: ext.notify("shortcut bogus"))
 
 
 ext.tool_renderer("echo", header=lambda args, width: "echo %s (%d)" % (args.get("text"), width),

@@ -82,9 +82,9 @@ def register():
     if ADDITIONS:
         emit({"type": "register_option", "description": "a setting", "default": "on"} if MODE == "additions.option"
              else {"type": "register_option", "name": "loud", "description": "answer loudly", "default": "off"})
-        emit({"type": "register_shortcut", "key": "" if MODE == "additions.shortcut" else "ctrl+alt+e",
+        emit({"type": "register_shortcut", "key": {"additions.shortcut": "", "additions.key_name": "ctrl+bogus"}.get(MODE, "ctrl+alt+e"),
               "description": "echo"})
-        emit({"type": "set_editor", "keys": ["ctrl+s"]})
+        emit({"type": "set_editor", "keys": ["ctrl+s", "shift+1"] if MODE == "additions.key_name" else ["ctrl+s"]})
         emit({"type": "register_tool_renderer", "tool_name": "echo", "render_header": True})
         emit({"type": "register_message_renderer", "name": "fancy"})
     if MODE != "registration.ready":
