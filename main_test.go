@@ -374,8 +374,9 @@ func (s *script) model(args []string) {
 	if err != nil {
 		s.fatalf("model: %v", err)
 	}
-	// The replies may name the file server of serve.
-	data = []byte(strings.ReplaceAll(string(data), "$SERVER", s.env["SERVER"]))
+	// The replies may name the file server of serve and the work
+	// directory (tools that want absolute paths).
+	data = []byte(strings.NewReplacer("$SERVER", s.env["SERVER"], "$WORK", s.work).Replace(string(data)))
 	replies, err := providertest.ParseScript(data)
 	if err != nil {
 		s.fatalf("model: %s: %v", file, err)

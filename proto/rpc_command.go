@@ -182,6 +182,17 @@ type RPCSetGoal struct {
 // RPCGetSubagents lists the subagents of this run with their state.
 type RPCGetSubagents struct{ RPCHead }
 
+// RPCGetMCPServers lists the configured MCP servers with their state.
+// With Restart set it first starts that server again (all of them for
+// "*").
+type RPCGetMCPServers struct {
+	RPCHead
+	Restart string `json:"restart,omitempty"`
+}
+
+// Type returns "get_mcp_servers".
+func (RPCGetMCPServers) Type() string { return "get_mcp_servers" }
+
 // Type returns "set_goal".
 func (RPCSetGoal) Type() string { return "set_goal" }
 
@@ -274,7 +285,7 @@ var RPCCommandTypes = []string{
 	"get_commands", "run_command", "panel_key", "panel_close", "steer", "follow_up",
 	"new_session", "fork", "switch_session", "switch_branch", "get_tree", "get_sessions",
 	"get_extensions", "reload_extensions", "ext_ui_response",
-	"set_goal", "get_subagents",
+	"set_goal", "get_subagents", "get_mcp_servers",
 }
 
 // NewRPCCommand returns a pointer to a new zero command for the type name
@@ -338,6 +349,8 @@ func NewRPCCommand(typ string) Frame {
 		return new(RPCSetGoal)
 	case "get_subagents":
 		return new(RPCGetSubagents)
+	case "get_mcp_servers":
+		return new(RPCGetMCPServers)
 	}
 	return nil
 }

@@ -52,6 +52,10 @@ var rpcCommandCases = map[string][]RPCCommand{
 		&RPCSetGoal{Status: "paused"},
 	},
 	"get_subagents": {&RPCGetSubagents{RPCHead: rpcID(`5`)}},
+	"get_mcp_servers": {
+		&RPCGetMCPServers{RPCHead: rpcID(`"m"`)},
+		&RPCGetMCPServers{RPCHead: rpcID(`6`), Restart: "files"},
+	},
 	"reload_extensions": {
 		&RPCReloadExtensions{RPCHead: rpcID(`"r"`)},
 	},

@@ -43,7 +43,7 @@ var Builtins = []Builtin{
 	{Name: "sessions", Help: "list and resume saved sessions"},
 	{Name: "reload-ext", Help: "restart every extension and reload skills and themes"},
 	{Name: "skills", Help: "list the available skills"},
-	{Name: "mcp", Help: "show the MCP servers: state, tools, errors and logs"},
+	{Name: "mcp", Help: "show the MCP servers: state, tools, errors and logs (/mcp reconnect [name])"},
 	{Name: "telegram", Help: "mirror this conversation to Telegram (/telegram connect|disconnect|status)", Terminal: true},
 	{Name: "skill", Help: "load a skill into the conversation (/skill:<name>)"},
 	{Name: "btw", Help: "ask a side question that is not kept (/btw question)"},

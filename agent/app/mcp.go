@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -66,6 +67,31 @@ func (a *App) WaitMCP(ctx context.Context) {
 	}
 	a.mcp.Wait(ctx)
 	a.refreshTools()
+}
+
+// RestartMCP starts the MCP server name again ("*" or "" for every
+// server that failed or stopped), for /mcp reconnect, and returns once
+// no server is starting (each has its start timeout) or ctx ends.
+func (a *App) RestartMCP(ctx context.Context, name string) error {
+	if a.mcp == nil {
+		return errors.New("no MCP servers are configured (docs/mcp.md)")
+	}
+	var errs []error
+	if name != "" && name != "*" {
+		errs = append(errs, a.mcp.Restart(name))
+	} else {
+		for _, s := range a.mcp.Servers() {
+			if s.State == mcp.StateFailed || s.State == mcp.StateStopped {
+				errs = append(errs, a.mcp.Restart(s.Name))
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	a.mcp.Wait(ctx)
+	a.refreshTools()
+	return nil
 }
 
 // MCP is the MCP manager, nil when no server is configured.

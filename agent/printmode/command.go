@@ -78,6 +78,11 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 		return nil
 	case "mcp":
 		a.WaitMCP(ctx)
+		if verb, name, _ := strings.Cut(args, " "); verb == "reconnect" || verb == "restart" {
+			if err := a.RestartMCP(ctx, strings.TrimSpace(name)); err != nil {
+				return fmt.Errorf("/mcp %s: %w", verb, err)
+			}
+		}
 		display(a.MCPReport())
 		return nil
 	case "skills":

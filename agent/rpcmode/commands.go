@@ -89,6 +89,16 @@ func (s *rpcServer) dispatch(ctx context.Context, line []byte) error {
 		s.cmdSetGoal(c)
 	case *proto.RPCGetSubagents:
 		s.ok(c, map[string]any{"subagents": s.subagents()})
+	case *proto.RPCGetMCPServers:
+		if c.Restart == "" {
+			s.ok(c, map[string]any{"servers": s.app.MCPServers()})
+			break
+		}
+		// A restart answers once the server is up again (or failed).
+		s.task(ctx, func(ctx context.Context) {
+			err := s.app.RestartMCP(ctx, c.Restart)
+			s.answer(c, map[string]any{"servers": s.app.MCPServers()}, err)
+		})
 	case *proto.RPCExtUIResponse:
 		deliver, err := s.ui.answer(c)
 		s.answer(c, nil, err)

@@ -129,7 +129,15 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 	case "skills":
 		s.result(c, map[string]any{"skills": s.skillList()}, nil)
 	case "mcp":
-		s.result(c, map[string]any{"servers": a.MCPServers()}, nil)
+		verb, name, _ := strings.Cut(args, " ")
+		if verb != "reconnect" && verb != "restart" {
+			s.result(c, map[string]any{"servers": a.MCPServers()}, nil)
+			break
+		}
+		s.task(ctx, func(ctx context.Context) {
+			err := a.RestartMCP(ctx, strings.TrimSpace(name))
+			s.result(c, map[string]any{"servers": a.MCPServers()}, err)
+		})
 	case "skill":
 		if need("a skill name: /skill <name> [text]") {
 			skill, text, _ := strings.Cut(args, " ")

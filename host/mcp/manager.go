@@ -227,6 +227,40 @@ func (m *Manager) Trust(name string) error {
 	return nil
 }
 
+// Restart starts the server name again, the user asking: one that
+// failed, stopped or gave up after its restarts starts afresh (its restart
+// count is reset); a ready one is closed and started again. An untrusted,
+// disabled or invalid server is not started.
+func (m *Manager) Restart(name string) error {
+	m.mu.Lock()
+	s := m.byName[name]
+	switch {
+	case s == nil:
+		m.mu.Unlock()
+		return fmt.Errorf("restart mcp server %q: no such server", name)
+	case m.closing:
+		m.mu.Unlock()
+		return fmt.Errorf("restart mcp server %q: zut is stopping", name)
+	case s.state == StateStarting:
+		m.mu.Unlock()
+		return nil
+	case s.state == StateUntrusted, s.state == StateDisabled, s.state == StateInvalid:
+		st := s.state
+		m.mu.Unlock()
+		return fmt.Errorf("restart mcp server %q: it is %s", name, st)
+	}
+	old := s.client
+	s.client, s.restarts = nil, 0
+	s.state, s.err, s.ready = StateStarting, nil, make(chan struct{})
+	m.goStart(s)
+	m.mu.Unlock()
+	if old != nil {
+		old.Close() // its monitor sees that s.client changed and records nothing
+	}
+	m.changed(m.opts.Callbacks.ServersChanged)
+	return nil
+}
+
 func (m *Manager) note(s *server, format string, v ...any) {
 	if m.opts.Callbacks.Note != nil {
 		m.opts.Callbacks.Note(s.cfg.Name, fmt.Sprintf(format, v...))

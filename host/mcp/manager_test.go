@@ -218,6 +218,26 @@ func TestManagerCrashAndRestart(t *testing.T) {
 	if len(m.Tools()) != 0 {
 		t.Errorf("a server that stays stopped still lists tools")
 	}
+	// The user's restart (/mcp reconnect) starts it afresh.
+	if err := m.Restart("fake"); err != nil {
+		t.Fatalf("Restart = %v", err)
+	}
+	m.Wait(context.Background())
+	res, err := m.Call(context.Background(), "mcp__fake__echo", json.RawMessage(`{"message":"again"}`), nil)
+	if err != nil || res.Text() != "again" {
+		t.Fatalf("Call after Restart = %v, %v", res, err)
+	}
+	// A ready server restarts too; an unknown one is an error.
+	if err := m.Restart("fake"); err != nil {
+		t.Fatalf("Restart of a ready server = %v", err)
+	}
+	m.Wait(context.Background())
+	if st := m.Servers()[0]; st.State != StateReady {
+		t.Errorf("state after restarting a ready server = %s (%v)", st.State, st.Err)
+	}
+	if err := m.Restart("nope"); err == nil {
+		t.Error("Restart of an unknown server succeeded")
+	}
 }
 
 func TestManagerListChanged(t *testing.T) {

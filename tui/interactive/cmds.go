@@ -99,7 +99,7 @@ func (u *ui) command(line string) {
 	case "skills":
 		u.showSkills()
 	case "mcp":
-		u.chat.AddNotice("info", "", u.app.MCPReport())
+		u.mcpCommand(args)
 	case "telegram":
 		u.telegramCommand(args)
 	case "skill":

@@ -53,6 +53,14 @@ func TestUIMCP(t *testing.T) {
 	h.typeText("/mcp__notes__brief topic=plants")
 	h.send("\r")
 	h.waitText("Brief written.")
+	// /mcp reconnect starts it again and reports it once it is up.
+	ready := "notes  ready  stdio, flag  1 tool, 1 prompt, 1 resource"
+	before := strings.Count(h.screen(true), ready)
+	h.typeText("/mcp reconnect notes")
+	h.send("\r")
+	h.waitText("starting MCP server notes again…")
+	h.waitFor("the report after the restart", func(s string) bool { return strings.Count(s, ready) > before })
+
 	if got := h.srv.Requests(); len(got) != 3 || !strings.Contains(string(got[2].Raw), "Write a brief about plants, in 3 lines.") {
 		t.Errorf("the prompt's text did not reach the model; requests: %d", len(got))
 	}
