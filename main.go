@@ -247,6 +247,7 @@ Prompt and tools:
   --goal TEXT                   set the session's goal: zut continues until the model reports it
                                 complete or blocked, within goal.max_turns (docs/tools.md)
   --no-tools LIST               do not offer these built-in tools, as web_search,python (repeatable)
+  --tools LIST                  offer only these built-in tools, as read,grep (extension and MCP tools stay)
   --mcp-config FILE             also start the MCP servers FILE lists, for this run (repeatable)
   --trust                       run this folder's extensions, MCP servers and language servers
                                 without asking, this once (zut help permissions)

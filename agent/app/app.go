@@ -92,7 +92,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, fmt.Errorf("find the working directory: %w", err)
 	}
 	a.cwd = cwd
-	if err := checkToolNames(o.NoTools); err != nil {
+	if err := checkToolNames("--no-tools", o.NoTools); err != nil {
+		return nil, err
+	}
+	if err := checkToolNames("--tools", o.Tools); err != nil {
 		return nil, err
 	}
 	a.settings, a.settingsErr = LoadSettings(a.home)

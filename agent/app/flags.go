@@ -65,14 +65,8 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.AppendSystemPrompt, "append-system-prompt", "", "append to the system prompt (text or @file)")
 	fs.BoolVar(&o.NoContextFiles, "no-context-files", false, "do not read AGENTS.md / CLAUDE.md")
 	fs.BoolVar(&o.NoSkills, "no-skills", false, "do not offer skills")
-	fs.Func("no-tools", "do not offer these built-in tools (comma-separated, repeatable)", func(v string) error {
-		for _, n := range strings.Split(v, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				o.NoTools = append(o.NoTools, n)
-			}
-		}
-		return nil
-	})
+	fs.Func("no-tools", "do not offer these built-in tools (comma-separated, repeatable)", toolList(&o.NoTools))
+	fs.Func("tools", "offer only these built-in tools (comma-separated, repeatable; extension and MCP tools stay)", toolList(&o.Tools))
 	fs.Var((*stringList)(&o.MCPConfigs), "mcp-config", "also start the MCP servers FILE lists, for this run (repeatable)")
 	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
@@ -200,4 +194,17 @@ func joinResumeID(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// toolList appends the comma-separated names of a --tools or --no-tools
+// value to list.
+func toolList(list *[]string) func(string) error {
+	return func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				*list = append(*list, n)
+			}
+		}
+		return nil
+	}
 }

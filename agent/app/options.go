@@ -25,6 +25,7 @@ type Options struct {
 	NoContextFiles     bool
 	NoSkills           bool
 	NoTools            []string // built-in tools not offered (--no-tools)
+	Tools              []string // when set, the only built-in tools offered (--tools)
 	Trust              bool     // run the project's own code this once (--trust)
 	MCPConfigs         []string // more MCP server files for this run (--mcp-config)
 	Yolo               bool

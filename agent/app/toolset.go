@@ -82,14 +82,23 @@ func (a *App) childEnv() []string {
 
 // disabledTools are the names switched off for this run.
 func (a *App) disabledTools() []string {
-	return append(append([]string(nil), a.settings.DisabledTools...), a.opts.NoTools...)
+	off := append(append([]string(nil), a.settings.DisabledTools...), a.opts.NoTools...)
+	if len(a.opts.Tools) > 0 {
+		for _, n := range ToolNames {
+			if !slices.Contains(a.opts.Tools, n) {
+				off = append(off, n)
+			}
+		}
+	}
+	return off
 }
 
-// checkToolNames fails on a --no-tools name that is no built-in tool.
-func checkToolNames(names []string) error {
+// checkToolNames fails on a --tools or --no-tools name that is no
+// built-in tool.
+func checkToolNames(flag string, names []string) error {
 	for _, n := range names {
 		if !slices.Contains(ToolNames, n) {
-			return Usagef("--no-tools %s: no such tool; the built-in tools are %s", n, strings.Join(ToolNames, ", "))
+			return Usagef("%s %s: no such tool; the built-in tools are %s", flag, n, strings.Join(ToolNames, ", "))
 		}
 	}
 	return nil
