@@ -31,7 +31,7 @@ func ToolSummary(name string, details json.RawMessage) string {
 		if json.Unmarshal(details, &d) != nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "%d results from %s\n", len(d.Results), d.Backend)
+		fmt.Fprintf(&b, "%s from %s\n", plural(len(d.Results), "result"), d.Backend)
 		for _, r := range d.Results {
 			fmt.Fprintf(&b, "%d. %s\n   %s\n", r.N, oneLine(r.Title), r.URL)
 			if r.Snippet != "" {

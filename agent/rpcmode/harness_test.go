@@ -48,7 +48,9 @@ import (
 //	stderr REGEX        zut's stderr matches (after close)
 //
 // Files of the archive: model.json is the model's reply script
-// (providertest.ParseScript); any other file is written into the work
+// (providertest.ParseScript; $WORK in it is the work directory, for tools
+// that take absolute paths: the tools run in the package's directory);
+// any other file is written into the work
 // directory ($WORK). $EXT/NAME is a fresh copy of the extension NAME
 // (examples/extensions/NAME, or testdata/ext/NAME) with its binary
 // built. Lines are normalised: times, session and entry ids, paths and the
@@ -237,7 +239,11 @@ func (b *syncBuffer) String() string {
 // newRPCRun prepares a work directory, the model server and the
 // environment.
 func newRPCRun(t *testing.T, builds *rpcBuilds, replies []providertest.Reply) *rpcRun {
-	work := t.TempDir()
+	return newRPCRunIn(t, t.TempDir(), builds, replies)
+}
+
+// newRPCRunIn is newRPCRun in the work directory work.
+func newRPCRunIn(t *testing.T, work string, builds *rpcBuilds, replies []providertest.Reply) *rpcRun {
 	home := filepath.Join(work, "zuthome")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
@@ -577,6 +583,8 @@ var (
 	rpcEscNumRe  = regexp.MustCompile(`\\"([0-9]+)\\"`)
 	rpcTimeoutRe = regexp.MustCompile(`"timeout_ms":[0-9]+`)
 	rpcVersionRe = regexp.MustCompile(`"version":"` + regexp.QuoteMeta(app.Version) + `[^"]*"`)
+	// The python tool's details name the interpreter's version.
+	rpcPythonRe = regexp.MustCompile(`("stderr_bytes":\d+(?:,"fresh":true)?,"version":)"3\.\d+\.\d+[^"]*"`)
 	rpcClockRe   = regexp.MustCompile(`\d\d:\d\d:\d\d`)
 	rpcSessionRe = regexp.MustCompile(`\$WORK/zuthome/sessions/[^"]*\.jsonl`)
 )
@@ -626,6 +634,7 @@ func (r *rpcRun) normalise(lines []string) []string {
 		// The host sends the time left, which depends on scheduling.
 		l = rpcTimeoutRe.ReplaceAllString(l, `"timeout_ms":<ms>`)
 		l = rpcVersionRe.ReplaceAllString(l, `"version":"$$VERSION"`)
+		l = rpcPythonRe.ReplaceAllString(l, `$1"$$PYTHON"`)
 		l = strings.ReplaceAll(l, r.work, "$WORK")
 		l = rpcSessionRe.ReplaceAllStringFunc(l, func(m string) string {
 			return "$WORK/zuthome/sessions/" + name("file", m) + ".jsonl"

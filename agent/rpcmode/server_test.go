@@ -1,6 +1,7 @@
 package rpcmode
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -34,14 +35,15 @@ func TestRPCTranscripts(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := parseRPCArchive(data)
+			work := t.TempDir()
 			var replies []providertest.Reply
 			if script, ok := a.file("model.json"); ok {
-				replies, err = providertest.ParseScript(script)
+				replies, err = providertest.ParseScript(bytes.ReplaceAll(script, []byte("$WORK"), []byte(work)))
 				if err != nil {
 					t.Fatalf("model.json: %v", err)
 				}
 			}
-			r := newRPCRun(t, builds, replies)
+			r := newRPCRunIn(t, work, builds, replies)
 			for _, f := range a.files {
 				if f.name == "model.json" || f.name == "stdout" {
 					continue

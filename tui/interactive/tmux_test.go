@@ -3,8 +3,6 @@
 package interactive
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -189,27 +187,11 @@ func buildE2ETools(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// startFakeModel runs the scripted model server and returns its URL.
+// startFakeModel runs the scripted model server on tmuxScript and
+// returns its URL.
 func startFakeModel(t *testing.T, bin, script string) string {
 	t.Helper()
-	if err := os.WriteFile(script, []byte(tmuxScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, script)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("fakemodel printed no URL: %v", err)
-	}
-	return strings.TrimSpace(line)
+	return startScriptedModel(t, bin, script, tmuxScript)
 }
 
 // processID returns the pid of the running program bin.
