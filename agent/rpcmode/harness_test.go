@@ -584,7 +584,7 @@ var (
 	rpcTimeoutRe = regexp.MustCompile(`"timeout_ms":[0-9]+`)
 	rpcVersionRe = regexp.MustCompile(`"version":"` + regexp.QuoteMeta(app.Version) + `[^"]*"`)
 	// The python tool's details name the interpreter's version.
-	rpcPythonRe = regexp.MustCompile(`("stderr_bytes":\d+(?:,"fresh":true)?,"version":)"3\.\d+\.\d+[^"]*"`)
+	rpcPythonRe  = regexp.MustCompile(`("stderr_bytes":\d+(?:,"fresh":true)?,"version":)"3\.\d+\.\d+[^"]*"`)
 	rpcClockRe   = regexp.MustCompile(`\d\d:\d\d:\d\d`)
 	rpcSessionRe = regexp.MustCompile(`\$WORK/zuthome/sessions/[^"]*\.jsonl`)
 )
