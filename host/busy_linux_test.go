@@ -46,7 +46,7 @@ func TestGroupRunnable(t *testing.T) {
 			}
 			defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
 			// The state is sampled: ask until it shows, within a hang guard.
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(60 * time.Second)
 			for groupRunnable(cmd.Process.Pid) != tc.want {
 				if time.Now().After(deadline) {
 					t.Fatalf("groupRunnable = %v for 10s, want %v", !tc.want, tc.want)
