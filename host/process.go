@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -32,6 +33,10 @@ type process struct {
 	state  *os.ProcessState
 	werr   error
 }
+
+// maxBusyStarts bounds the starts of an executable that is busy being
+// written (about a second in all).
+const maxBusyStarts = 10
 
 // spawn starts the extension of m in its own directory and process group,
 // with stdin and stdout pipes and stderr appended to logPath after a start
@@ -82,14 +87,25 @@ func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, 
 	// The context only serves Cmd.Cancel: cancelling it kills the whole
 	// process group, and WaitDelay bounds Wait after that.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path, m.Args...)
-	cmd.Dir = m.Dir
-	cmd.Env = childEnv(env)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
-	cmd.WaitDelay = time.Second
-	err = cmd.Start()
+	var cmd *exec.Cmd
+	for attempt := 1; ; attempt++ {
+		cmd = exec.CommandContext(ctx, path, m.Args...)
+		cmd.Dir = m.Dir
+		cmd.Env = childEnv(env)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
+		setProcessGroup(cmd)
+		c := cmd
+		cmd.Cancel = func() error { return killGroup(c.Process.Pid, true) }
+		cmd.WaitDelay = time.Second
+		err = cmd.Start()
+		// "text file busy": the executable was written a moment ago and a
+		// process forked meanwhile still holds it open for writing until
+		// it execs (go.dev/issue/22315). It passes; try again a few times.
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || attempt == maxBusyStarts {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {
