@@ -88,10 +88,11 @@ var importPolicy = map[string][]string{
 
 	// The renderer: styled text at the bottom, syntax colours and markdown
 	// over it, the views (chat, editor, screen) on top.
-	"tui":                    {"tui/ansi", "tui/markdown", "tui/internal/uniwidth"},
-	"tui/ansi":               {"tui/internal/uniwidth"},
+	"tui":                    {"tui/ansi", "tui/markdown", "tui/internal/regular", "tui/internal/uniwidth"},
+	"tui/ansi":               {"tui/internal/regular", "tui/internal/uniwidth"},
 	"tui/highlight":          {"tui/ansi"},
 	"tui/markdown":           {"tui/ansi", "tui/highlight"},
+	"tui/internal/regular":   {},
 	"tui/internal/styletest": {"tui/ansi"},
 	"tui/internal/txtar":     {},
 	"tui/internal/uniwidth":  {},

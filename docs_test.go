@@ -98,9 +98,11 @@ func zutCommands(t *testing.T) []string {
 }
 
 // notVariables are names in code spans that look like environment
-// variables and are not.
+// variables of zut and are not: flags, placeholders, and the variables
+// only the tests read (README's "Running the tests").
 var notVariables = map[string]bool{
 	"O_APPEND": true, "O_EXCL": true, "O_NOFOLLOW": true, "O_NONBLOCK": true, "TOOL": true, "DELETE": true,
+	"ZUT_GOPLS": true, "ZUT_MCP_SERVERS_DIR": true, "ZUT_CONFORMANCE_DIR": true,
 	// security.md's examples of credentials zut withholds from the
 	// processes it starts without reading them itself.
 	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
@@ -480,5 +482,44 @@ func TestReadmeJSONExample(t *testing.T) {
 	want := strings.Join(lines[1:], "\n")
 	if got != want {
 		t.Errorf("the README's JSON example prints, as run now:\n%s\n\nthe README shows:\n%s", got, want)
+	}
+}
+
+// TestSecurityDocTests: every test docs/security.md names as holding a
+// promise exists: a `pkg.TestName` (or FuzzName) is a function of a test
+// file in a package directory called pkg, and a `path.txtar` is a file.
+func TestSecurityDocTests(t *testing.T) {
+	spans, _ := codeSpans(t, "docs/security.md")
+	funcs := map[string]bool{} // "pkg.TestName"
+	filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`).FindAllStringSubmatch(string(data), -1) {
+			funcs[filepath.Base(filepath.Dir(p))+"."+m[1]] = true
+		}
+		return nil
+	})
+	testRE := regexp.MustCompile(`^[a-z]+\.(Test|Fuzz)\w+$`)
+	named := 0
+	for _, s := range spans {
+		switch {
+		case testRE.MatchString(s):
+			named++
+			if !funcs[s] {
+				t.Errorf("docs/security.md names the test %s, which does not exist", s)
+			}
+		case regexp.MustCompile(`^(Test|Fuzz)\w+$`).MatchString(s) && s != "TestScripts" && s != "TestSecurityDocTests":
+			t.Errorf("docs/security.md names the test %s without its package; write pkg.%s", s, s)
+		case strings.HasSuffix(s, ".txtar"):
+			named++
+			if _, err := os.Stat(s); err != nil {
+				t.Errorf("docs/security.md names the test script %s: %v", s, err)
+			}
+		}
+	}
+	if named < 30 {
+		t.Errorf("docs/security.md names %d tests; the scan is broken or the doc lost its tests", named)
 	}
 }

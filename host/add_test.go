@@ -245,16 +245,17 @@ func TestCommandWaitsForDialog(t *testing.T) {
 }
 
 // TestCommandDeadlineRestartsAfterAnswer checks that time spent waiting
-// on the host does not count: the user answers 1100 ms into a 600 ms
+// on the host does not count: the user answers 2900 ms into a 1500 ms
 // command, just before the second tick, and the extension then takes
-// 200 ms more, inside a fresh 600 ms (400 ms to spare on a loaded
-// machine; without the restart the tick at 1200 ms would end it).
+// 200 ms more, inside a fresh 1500 ms (1300 ms to spare on a loaded
+// machine under -race; without the restart the tick at 3000 ms would end
+// it).
 func TestCommandDeadlineRestartsAfterAnswer(t *testing.T) {
 	checkNoLeaks(t)
 	ui := func(req proto.UIRequest, answer func(proto.UIResponse)) {
-		time.AfterFunc(1100*time.Millisecond, func() { answer(proto.ConfirmAnswer(true)) })
+		time.AfterFunc(2900*time.Millisecond, func() { answer(proto.ConfirmAnswer(true)) })
 	}
-	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 600 * time.Millisecond },
+	h, _ := addedFixture(t, ui, func(c *Config) { c.Timeouts.Command = 1500 * time.Millisecond },
 		[]string{"d", "-caps", allCaps, "-added", "-commands", "req-slow"})
 	got := display(t, h, "req-slow", `ui.confirm {"message":"go?"}`)
 	if got != `result {"value":true,"cancelled":false}` {
@@ -291,7 +292,7 @@ func TestHostRequestCallback(t *testing.T) {
 	}
 	h, f := addedFixture(t, nil, func(c *Config) {
 		c.Callbacks.HostRequest = handler
-		c.Timeouts.HostRequest = 200 * time.Millisecond
+		c.Timeouts.HostRequest = time.Second // answered at once but for tui.suspend
 	}, []string{"a", "-caps", allCaps, "-added", "-commands", "req"},
 		[]string{"b", "-caps", "commands,events2", "-events", "custom"},
 		[]string{"c", "-caps", "commands", "-events", "custom"})
@@ -301,7 +302,7 @@ func TestHostRequestCallback(t *testing.T) {
 		{`llm.complete {"prompt":"hi","stream":true}`, `stream Hel|lo result {"text":"Hello","input_tokens":0,"output_tokens":0,"model":"m"}`},
 		{`model.set {"model":"x/y"}`, `error model.set: unknown model`},
 		{`app.exit {}`, `result {}`},
-		{`tui.suspend {}`, `error tui.suspend: no answer within 200ms`},
+		{`tui.suspend {}`, `error tui.suspend: no answer within 1s`},
 		{`app.notify_custom {"name":"plan","data":{"on":true}}`, `result {}`},
 		{`app.notify_custom {}`, `error app.notify_custom: name is empty`},
 	}

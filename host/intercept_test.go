@@ -90,7 +90,7 @@ func TestInterceptChains(t *testing.T) {
 			cfg := f.config(dirs...)
 			cfg.Timeouts.Intercept = 100 * time.Millisecond
 			if !strings.Contains(tc.name, "timeout") {
-				cfg.Timeouts.Intercept = 5 * time.Second
+				cfg.Timeouts.Intercept = 30 * time.Second
 			}
 			h := f.start(t, cfg)
 			if !h.Intercepts(proto.EventToolCall) || h.Intercepts(proto.EventTurnEnd) {

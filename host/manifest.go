@@ -82,12 +82,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, &ManifestError{File: file, Err: fmt.Errorf("extension directory: %w", err)}
 	}
-	data, err := readRegular(file, MaxManifest)
+	data, err := readManifestFile(file)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ManifestError{File: file, Err: errors.New("no such file; an extension directory needs an extension.json")}
-		}
-		return nil, &ManifestError{File: file, Err: err}
+		return nil, err
 	}
 	m := &Manifest{Dir: root, File: file, Enabled: true}
 	if err := m.decode(data); err != nil {
@@ -97,6 +94,27 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// ReadManifestFile returns the bytes of dir/extension.json, read the way
+// ReadManifest reads them (a regular file of at most MaxManifest bytes; a
+// FIFO or a device is refused at once) but neither decoded nor checked,
+// for a caller that needs a member before the extension is complete
+// (zut ext install --build=go reads exec before it builds it). Errors are
+// *ManifestError naming the file.
+func ReadManifestFile(dir string) ([]byte, error) {
+	return readManifestFile(filepath.Join(dir, ManifestFile))
+}
+
+func readManifestFile(file string) ([]byte, error) {
+	data, err := readRegular(file, MaxManifest)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &ManifestError{File: file, Err: errors.New("no such file; an extension directory needs an extension.json")}
+		}
+		return nil, &ManifestError{File: file, Err: err}
+	}
+	return data, nil
 }
 
 // decode fills the manifest's fields from data, checking each type.

@@ -33,6 +33,10 @@ type process struct {
 	werr   error
 }
 
+// maxBusyStarts bounds the starts of an executable that is busy being
+// written (about a second in all).
+const maxBusyStarts = 10
+
 // spawn starts the extension of m in its own directory and process group,
 // with stdin and stdout pipes and stderr appended to logPath after a start
 // marker, in the environment env (see Config.Env). A bare exec name is
@@ -96,7 +100,7 @@ func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, 
 		// A program just written (zut ext install, a build) may still be
 		// open for writing in a process forked meanwhile: the kernel
 		// refuses to run it for a moment (ETXTBSY). Try again, briefly.
-		if !textBusy(err) || attempt == 5 {
+		if !textBusy(err) || attempt == maxBusyStarts {
 			break
 		}
 		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)

@@ -12,9 +12,14 @@ const PassKeysEnv = "ZUT_PASS_KEYS"
 // secretNames are credentials withheld whatever their form.
 var secretNames = []string{
 	"ANTHROPIC_AUTH_TOKEN", // bearer token for Anthropic-compatible gateways
-	"ZUTCORE_RPC_TOKEN",    // the token RPC clients must present
+	rpcTokenEnv,
 	"AZURE_OPENAI_AD_TOKEN",
 }
+
+// rpcTokenEnv is the token RPC clients must present. It is zut's own
+// secret, no provider's key: no child process ever gets it, whatever
+// PassKeysEnv says.
+const rpcTokenEnv = "ZUTCORE_RPC_TOKEN"
 
 // tokenPrefixes are the providers whose *_TOKEN variables are keys (a
 // bare *_TOKEN such as GITHUB_TOKEN is the user's business and passes).
@@ -54,11 +59,12 @@ func SecretEnv(name string) bool {
 // the form of os.Environ) without the variables SecretEnv names nor the
 // extra names (for example the api_key_env of a models.json provider),
 // unless env sets PassKeysEnv to a true value, in which case env is
-// returned whole. withheld lists the names removed, for a note.
+// returned as PassEnv leaves it. withheld lists the names removed, for a
+// note.
 func ChildEnv(env []string, extra ...string) (out, withheld []string) {
 	for _, kv := range env {
 		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, PassKeysEnv) && truthy(v) {
-			return env, nil
+			return PassEnv(env), nil
 		}
 	}
 	out = make([]string, 0, len(env))
@@ -71,6 +77,15 @@ func ChildEnv(env []string, extra ...string) (out, withheld []string) {
 		out = append(out, kv)
 	}
 	return out, withheld
+}
+
+// PassEnv returns env for a child process of a run that passes provider
+// keys: env without ZUTCORE_RPC_TOKEN, the one variable no child gets.
+func PassEnv(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return strings.EqualFold(k, rpcTokenEnv)
+	})
 }
 
 func truthy(v string) bool {

@@ -195,7 +195,9 @@ type CommandCompleter struct {
 
 // Complete implements Completer.
 func (c *CommandCompleter) Complete(text string, cursor int, explicit bool) *Completion {
-	if !strings.HasPrefix(text, "/") || strings.ContainsFunc(text[:cursor], unicode.IsSpace) {
+	// The cursor must be after the slash: before it (Ctrl+Left moved it
+	// there) there is no name to complete.
+	if !strings.HasPrefix(text, "/") || cursor < 1 || strings.ContainsFunc(text[:cursor], unicode.IsSpace) {
 		return nil
 	}
 	end := cursor

@@ -7,10 +7,17 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/zut-go/zut/tui/internal/regular"
 )
 
 // DefaultFileIndexSize bounds the files a FileIndex lists.
 const DefaultFileIndexSize = 20000
+
+// maxIgnoreFile bounds a .gitignore the index reads; a larger one, or
+// one that is not a regular file (a FIFO a repository ships), is
+// ignored.
+const maxIgnoreFile = 4 << 20
 
 // FileIndex lists the files under Root for @ mentions, honouring the
 // .gitignore files it meets (and .git/info/exclude), skipping .git and
@@ -65,7 +72,7 @@ func (ix *FileIndex) build() {
 		root = "."
 	}
 	var rules []ignoreRule
-	if b, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
+	if b, err := regular.Read(filepath.Join(root, ".git", "info", "exclude"), maxIgnoreFile); err == nil {
 		rules = parseIgnore("", string(b))
 	}
 	type dir struct {
@@ -78,7 +85,7 @@ func (ix *FileIndex) build() {
 		queue = queue[1:]
 		abs := filepath.Join(root, filepath.FromSlash(d.rel))
 		rs := d.rules
-		if b, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+		if b, err := regular.Read(filepath.Join(abs, ".gitignore"), maxIgnoreFile); err == nil {
 			// Copy so that sibling directories do not share appends.
 			rs = append(rs[:len(rs):len(rs)], parseIgnore(d.rel, string(b))...)
 		}

@@ -5,15 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zut-go/zut/tui/internal/regular"
 )
 
 // DefaultHistorySize is the number of entries a History keeps when
 // OpenHistory is given no size.
 const DefaultHistorySize = 1000
+
+// MaxHistoryFile bounds the history file OpenHistory reads: 64 MiB.
+const MaxHistoryFile = 64 << 20
+
+// maxHistoryLine bounds one entry of the file: 16 MiB.
+const maxHistoryLine = 16 << 20
 
 // History is the list of submitted prompts, oldest first, persisted as
 // JSON lines (one JSON string per line) in a file the caller chooses,
@@ -30,7 +39,11 @@ type History struct {
 
 // OpenHistory loads the history at path; a missing file is an empty
 // history, and so is path "" (nothing is persisted). Lines that are not
-// JSON strings are skipped. size <= 0 means DefaultHistorySize.
+// JSON strings are skipped. size <= 0 means DefaultHistorySize. A path
+// that is not a regular file (a FIFO, a device, a directory) or a file
+// over MaxHistoryFile is refused at once with an error naming it (and the
+// limit); the History returned then starts empty, and Add refuses (at
+// once, with an error) to write anything but a regular file.
 func OpenHistory(path string, size int) (*History, error) {
 	if size <= 0 {
 		size = DefaultHistorySize
@@ -39,16 +52,19 @@ func OpenHistory(path string, size int) (*History, error) {
 	if path == "" {
 		return h, nil
 	}
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return h, nil
 	}
 	if err != nil {
-		return h, fmt.Errorf("open history %s: %w", path, err)
+		return h, fmt.Errorf("open history: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxHistoryFile {
+		return h, fmt.Errorf("open history: %w", &regular.Error{Op: "read", Path: path, Limit: MaxHistoryFile, Err: regular.ErrTooLarge})
+	}
+	sc := bufio.NewScanner(io.LimitReader(f, MaxHistoryFile))
+	sc.Buffer(make([]byte, 64*1024), maxHistoryLine)
 	for sc.Scan() {
 		h.lines++
 		var s string
@@ -95,9 +111,9 @@ func (h *History) Add(s string) error {
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		return fmt.Errorf("save history %s: %w", h.path, err)
 	}
-	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := regular.OpenAppend(h.path)
 	if err != nil {
-		return fmt.Errorf("save history %s: %w", h.path, err)
+		return err
 	}
 	_, werr := f.Write(append(line, '\n'))
 	cerr := f.Close()

@@ -22,7 +22,7 @@ func nextEvent(t *testing.T, c <-chan Event) Event {
 			t.Fatal("event channel closed")
 		}
 		return ev
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("no event")
 	}
 	return nil

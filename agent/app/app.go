@@ -264,7 +264,11 @@ func (a *App) openSession() error {
 	case o.Continue:
 		s, warnings, err = session.Continue(a.SessionsDir(), a.cwd, opts...)
 		if errors.Is(err, session.ErrNotFound) {
-			fmt.Fprintf(a.env.Stderr, "zut: no session to continue in %s; starting a new one\n", a.cwd)
+			what := "no session"
+			if len(warnings) > 0 {
+				what = "no readable session" // the warnings below say why
+			}
+			fmt.Fprintf(a.env.Stderr, "zut: %s to continue in %s; starting a new one\n", what, a.cwd)
 			newSession()
 		}
 	case o.ResumeSet:

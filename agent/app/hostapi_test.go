@@ -287,7 +287,7 @@ func TestHostAPIReload(t *testing.T) {
 		t.Fatalf("app.reload_extensions = %s", got)
 	}
 	log := host.LogPath(a.home, "req")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		b, _ := os.ReadFile(log)
 		r := a.host.Diagnostics()

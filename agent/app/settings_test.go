@@ -114,9 +114,13 @@ func FuzzLoadSettings(f *testing.F) {
 	f.Add([]byte(`{"terminal_alerts": "yes", "paste_lines": -1}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"thinking": "full", "model": "  x  "}`))
+	// One home per process: the fuzz function runs one input at a time
+	// in each worker, and a directory per input costs most of the time.
+	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		home := t.TempDir()
-		os.WriteFile(filepath.Join(home, SettingsFile), data, 0o644)
+		if err := os.WriteFile(filepath.Join(home, SettingsFile), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		s, err := LoadSettings(home)
 		if err != nil {
 			return

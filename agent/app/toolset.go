@@ -66,11 +66,12 @@ func (a *App) toolConfig(idx *skills.Index) tools.Config {
 
 // childEnv is the environment of the processes zut starts for tools and
 // extensions: the process's own, without provider credentials unless
-// pass_keys or ZUT_PASS_KEYS lets them through (provider.ChildEnv).
+// pass_keys or ZUT_PASS_KEYS lets them through (provider.ChildEnv); the
+// RPC token never passes (provider.PassEnv).
 func (a *App) childEnv() []string {
 	env := os.Environ()
 	if a.settings.PassKeys {
-		return env
+		return provider.PassEnv(env)
 	}
 	var keys []string
 	if a.resolved != nil {

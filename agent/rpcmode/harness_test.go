@@ -142,7 +142,7 @@ func (b *rpcBuilds) copy(name, dir string) (string, error) {
 	}
 	b.mu.Unlock()
 	dst := filepath.Join(dir, name)
-	return dst, copyRPCTree(src, dst)
+	return dst, copyRPCTree(src, dst, true)
 }
 
 // build copies an example or test extension into the build root,
@@ -153,7 +153,7 @@ func (b *rpcBuilds) build(name string) (string, error) {
 		src = filepath.Join("testdata", "ext", name)
 	}
 	dst := filepath.Join(b.root, name)
-	if err := copyRPCTree(src, dst); err != nil {
+	if err := copyRPCTree(src, dst, false); err != nil {
 		return "", err
 	}
 	var m struct{ Exec, Language string }
@@ -174,8 +174,9 @@ func (b *rpcBuilds) build(name string) (string, error) {
 }
 
 // copyRPCTree copies the regular files of src into dst, keeping modes and
-// leaving Go sources out.
-func copyRPCTree(src, dst string) error {
+// leaving Go sources out; with link, executables are hard links (the
+// build root's files, never the repository's).
+func copyRPCTree(src, dst string, link bool) error {
 	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
@@ -186,6 +187,12 @@ func copyRPCTree(src, dst string) error {
 			return os.MkdirAll(target, 0o755)
 		}
 		if strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if link && info.Mode().Perm()&0o111 != 0 && os.Link(p, target) == nil {
+			// An executable is linked, never written: a file this process
+			// holds open for writing while a parallel test forks cannot be
+			// executed ("text file busy", go.dev/issue/22315).
 			return nil
 		}
 		data, err := os.ReadFile(p)

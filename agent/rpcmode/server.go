@@ -215,6 +215,11 @@ func (s *rpcServer) authenticate(ctx context.Context, in *rpcInput) (*proto.RPCH
 			continue
 		}
 		cmd, derr := proto.DecodeRPCCommand(line)
+		var re *proto.RPCError
+		if errors.As(derr, &re) && re.Type == "hello" && tokenMistyped(line) {
+			// A token that is not a string is a wrong token.
+			return nil, s.badToken(&proto.RPCHello{RPCHead: proto.RPCHead{ID: re.ID}})
+		}
 		if derr != nil {
 			s.replyDecodeError(derr)
 			continue
@@ -229,6 +234,19 @@ func (s *rpcServer) authenticate(ctx context.Context, in *rpcInput) (*proto.RPCH
 		}
 		return h, nil
 	}
+}
+
+// tokenMistyped reports whether the command line has a "token" member
+// that is not a JSON string (a number, an object, an array, a boolean).
+func tokenMistyped(line []byte) bool {
+	var probe struct {
+		Token json.RawMessage `json:"token"`
+	}
+	if json.Unmarshal(line, &probe) != nil || probe.Token == nil {
+		return false
+	}
+	var str *string
+	return json.Unmarshal(probe.Token, &str) != nil
 }
 
 func (s *rpcServer) tokenOK(t string) bool {

@@ -81,6 +81,9 @@ func List(dir, cwd string, all bool) ([]Info, error) {
 	clean := filepath.Clean(cwd)
 	var out []Info
 	for _, f := range files {
+		if f.kind != "" {
+			continue
+		}
 		info, err := scan(f.path)
 		if err != nil || (!all && info.CWD != clean) {
 			continue
@@ -104,6 +107,10 @@ func Continue(dir, cwd string, opts ...Option) (*Session, []Warning, error) {
 	clean := filepath.Clean(cwd)
 	var skipped []Warning
 	for _, f := range files {
+		if f.kind != "" {
+			skipped = append(skipped, Warning{Path: f.path, Text: fmt.Sprintf("skipped by --continue, though newer: it is %s, not a regular file; remove it", f.kind)})
+			continue
+		}
 		h, err := readHeader(f.path)
 		if err != nil {
 			skipped = append(skipped, Warning{Path: f.path, Text: fmt.Sprintf("skipped by --continue, though newer: %v", err)})
@@ -138,6 +145,9 @@ func Resume(dir, id string, opts ...Option) (*Session, []Warning, error) {
 	}
 	var hits []sessionFile
 	for _, f := range files {
+		if f.kind != "" {
+			continue
+		}
 		if f.id == id {
 			return Open(f.path, opts...)
 		}
@@ -163,6 +173,7 @@ type sessionFile struct {
 	path string
 	id   string
 	mod  time.Time
+	kind string // what the file is when not a regular one ("a named pipe (FIFO)"), else ""
 }
 
 // sessionFiles lists files named like session files in the project
@@ -192,14 +203,18 @@ func sessionFiles(dir, cwd string, all bool) ([]sessionFile, error) {
 		}
 		for _, e := range ents {
 			id, ok := idFromName(e.Name())
-			if !ok || !e.Type().IsRegular() {
+			if !ok {
 				continue
 			}
 			fi, err := e.Info()
 			if err != nil {
 				continue
 			}
-			out = append(out, sessionFile{path: filepath.Join(d, e.Name()), id: id, mod: fi.ModTime()})
+			f := sessionFile{path: filepath.Join(d, e.Name()), id: id, mod: fi.ModTime()}
+			if !fi.Mode().IsRegular() {
+				f.kind = provider.FileKind(fi.Mode())
+			}
+			out = append(out, f)
 		}
 	}
 	slices.SortFunc(out, func(a, b sessionFile) int {

@@ -26,7 +26,7 @@ import (
 
 // waitLimit bounds waits for something that must happen; it guards
 // against hangs and is not a timing assertion.
-const waitLimit = 15 * time.Second
+const waitLimit = 60 * time.Second
 
 // buildExample returns a directory holding the example name, ready to
 // load: for a Go example, a copy of its directory (without Go sources)

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // extWait bounds waits for something that must happen in these tests; it
 // guards against hangs and is not a timing assertion.
-const extWait = 15 * time.Second
+const extWait = 60 * time.Second
 
 // extCLI runs zut ext commands in-process against its own $ZUT_HOME and
 // environment.

@@ -168,9 +168,9 @@ func gitClone(ctx context.Context, url, dir string) error {
 // buildGo runs go build -trimpath in srcDir, writing the manifest's exec
 // into the staging directory.
 func buildGo(ctx context.Context, srcDir, staging string) error {
-	data, err := os.ReadFile(filepath.Join(srcDir, host.ManifestFile))
+	data, err := host.ReadManifestFile(srcDir)
 	if err != nil {
-		return fmt.Errorf("--build=go: read the manifest: %w", err)
+		return fmt.Errorf("--build=go: %w", err)
 	}
 	var m struct {
 		Exec string `json:"exec"`

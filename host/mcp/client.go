@@ -225,6 +225,10 @@ func (c *Client) request(ctx context.Context, method string, params any, progres
 	}
 }
 
+// sendFailGrace bounds the wait for a server's end after a write to it
+// failed.
+const sendFailGrace = 2 * time.Second
+
 func (c *Client) requestOnce(ctx context.Context, method string, params any, progress func(Progress)) (json.RawMessage, error) {
 	id := c.nextID.Add(1)
 	if progress != nil {
@@ -260,10 +264,16 @@ func (c *Client) requestOnce(ctx context.Context, method string, params any, pro
 		if errors.As(err, &expired) {
 			return nil, err
 		}
+		// A write that fails (a broken pipe) usually means the server is
+		// exiting: wait a moment for the end, so that the error says how
+		// it ended (its exit status) rather than how the write failed.
+		end := time.NewTimer(sendFailGrace)
+		defer end.Stop()
 		select {
 		case <-c.dead:
 			return nil, c.stopped(c.Err())
-		default:
+		case <-end.C:
+		case <-ctx.Done():
 		}
 		return nil, &CallError{Server: c.name, Method: method, Err: err}
 	}

@@ -89,15 +89,15 @@ func TestClientCancel(t *testing.T) {
 		_, err := c.CallTool(ctx, "wait", nil, nil)
 		errc <- err
 	}()
-	waitLog(t, c.LogPath(), "started pid") // the call is on its way
-	time.Sleep(50 * time.Millisecond)
+	// The server has the call and waits for its cancellation.
+	waitLog(t, c.LogPath(), "waits for its cancellation")
 	cancel()
 	err := <-errc
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled CallTool = %v, want context.Canceled", err)
 	}
 	// The server learns of it through notifications/cancelled.
-	waitLog(t, c.LogPath(), "fake server: call")
+	waitLog(t, c.LogPath(), " cancelled\n")
 }
 
 func TestClientServerRequests(t *testing.T) {

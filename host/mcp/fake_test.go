@@ -314,6 +314,7 @@ func (f *fakeServer) call(m fakeMsg, p map[string]json.RawMessage, lock, unlock 
 		f.mu.Lock()
 		f.cancels[string(m.ID)] = ch
 		f.mu.Unlock()
+		fmt.Fprintf(os.Stderr, "fake server: call %s waits for its cancellation\n", m.ID)
 		<-ch
 		fmt.Fprintf(os.Stderr, "fake server: call %s cancelled\n", m.ID)
 	case "sample":

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/zut-go/zut/tui/internal/regular"
 )
 
 // ThemeError reports a theme file that cannot be used: which file, which
@@ -96,9 +98,9 @@ func (s *ThemeSet) LoadDir(dir string) (warnings []string, err error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := readTheme(path)
 		if err != nil {
-			errs = append(errs, &ThemeError{Path: path, Err: err})
+			errs = append(errs, err)
 			continue
 		}
 		raw, warns, err := parseThemeFile(path, data)
@@ -122,11 +124,34 @@ func (s *ThemeSet) LoadDir(dir string) (warnings []string, err error) {
 // field, else the file name without ".json"; a file called theme.json is
 // named after its directory (or the directory above a "themes" directory).
 func (s *ThemeSet) LoadFile(path string) (*Theme, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readTheme(path)
 	if err != nil {
-		return nil, nil, &ThemeError{Path: path, Err: err}
+		return nil, nil, err
 	}
 	return s.Parse(path, data)
+}
+
+// MaxThemeFile bounds a theme file: 1 MiB, as for every configuration
+// file.
+const MaxThemeFile = 1 << 20
+
+// readTheme reads the theme file at path as a regular file of at most
+// MaxThemeFile bytes: a FIFO, a device or a directory is refused at once,
+// a larger file by its size, in a *ThemeError.
+func readTheme(path string) ([]byte, error) {
+	data, err := regular.Read(path, MaxThemeFile)
+	var re *regular.Error
+	switch {
+	case errors.As(err, &re) && errors.Is(err, regular.ErrNotRegular):
+		return nil, &ThemeError{Path: path, Err: fmt.Errorf("%s, %w; replace it with a regular file or remove it", re.Kind, re.Err)}
+	case errors.Is(err, regular.ErrTooLarge):
+		return nil, &ThemeError{Path: path, Err: fmt.Errorf("larger than the %d MiB limit for a theme; shorten it or remove it", MaxThemeFile>>20)}
+	case errors.As(err, &re):
+		return nil, &ThemeError{Path: path, Err: re.Err}
+	case err != nil:
+		return nil, &ThemeError{Path: path, Err: err}
+	}
+	return data, nil
 }
 
 // Parse adds the theme in data, read from path (used for its default name

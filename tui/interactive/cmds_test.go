@@ -394,7 +394,7 @@ func TestUIExtensionDialogs(t *testing.T) {
 				if string(b) != tc.want {
 					t.Errorf("answer = %s, want %s", b, tc.want)
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(60 * time.Second):
 				t.Fatalf("no answer; screen:\n%s", h.screen(false))
 			}
 			h.sync()

@@ -175,7 +175,7 @@ func TestUIDumbTerminalPrompt(t *testing.T) {
 	go func() { done <- runUI(context.Background(), e, opts, uiConfig{in: inR, out: &out, plainEcho: true}) }()
 	waitOut := func(what string, cond func(string) bool) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(60 * time.Second)
 		for !cond(out.String()) {
 			if time.Now().After(deadline) {
 				t.Fatalf("waiting for %s; output:\n%q", what, out.String())

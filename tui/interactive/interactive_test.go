@@ -161,8 +161,8 @@ func startUI(t testing.TB, o uiOptions) *uiHarness {
 	case h.ui = <-started:
 	case err := <-h.done:
 		t.Fatalf("runUI ended before its loop started: %v\nstderr: %s", err, h.stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatal("runUI did not start within 20s")
+	case <-time.After(60 * time.Second):
+		t.Fatal("runUI did not start within 60s")
 	}
 	t.Cleanup(func() {
 		h.stop()
@@ -192,11 +192,11 @@ func (h *uiHarness) styled() string {
 	return h.term.t.Dump(false, true)
 }
 
-// waitFor waits until cond holds for the screen, failing after 10s with
+// waitFor waits until cond holds for the screen, failing after 60s with
 // the screen as it is.
 func (h *uiHarness) waitFor(what string, cond func(screen string) bool) {
 	h.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(60 * time.Second)
 	for {
 		s := h.screen(true)
 		if cond(s) {
@@ -224,7 +224,7 @@ func (h *uiHarness) waitText(text string) {
 // nothing posted, and a frame drawn after that.
 func (h *uiHarness) idle() {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		res := make(chan bool, 1)
 		h.ui.inbox.post(func(u *ui) {
@@ -241,8 +241,8 @@ func (h *uiHarness) idle() {
 		case err := <-h.done:
 			h.exited, h.err = true, err
 			h.t.Fatalf("zut exited: %v", err)
-		case <-time.After(10 * time.Second):
-			h.t.Fatal("the UI loop did not answer within 10s")
+		case <-time.After(60 * time.Second):
+			h.t.Fatal("the UI loop did not answer within 60s")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -257,8 +257,8 @@ func (h *uiHarness) sync() {
 	h.ui.inbox.post(func(u *ui) { u.dirty = true; u.render(true); close(done) })
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
-		h.t.Fatal("the UI loop did not answer within 10s")
+	case <-time.After(60 * time.Second):
+		h.t.Fatal("the UI loop did not answer within 60s")
 	}
 }
 
@@ -269,8 +269,8 @@ func (h *uiHarness) do(fn func(u *ui)) {
 	h.ui.inbox.post(func(u *ui) { fn(u); u.dirty = true; close(done) })
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
-		h.t.Fatal("the UI loop did not answer within 10s")
+	case <-time.After(60 * time.Second):
+		h.t.Fatal("the UI loop did not answer within 60s")
 	}
 	h.sync()
 }
@@ -309,8 +309,8 @@ func (h *uiHarness) stop() error {
 	h.in.Close()
 	select {
 	case h.err = <-h.done:
-	case <-time.After(20 * time.Second):
-		h.t.Fatal("zut did not exit within 20s of its input closing")
+	case <-time.After(60 * time.Second):
+		h.t.Fatal("zut did not exit within 60s of its input closing")
 	}
 	h.exited = true
 	return h.err
@@ -324,7 +324,7 @@ func (h *uiHarness) wait() error {
 	}
 	select {
 	case h.err = <-h.done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(60 * time.Second):
 		h.t.Fatalf("zut did not exit; screen:\n%s", h.screen(false))
 	}
 	h.exited = true

@@ -193,7 +193,7 @@ func (h *uiHarness) flushInput() {
 	h.t.Helper()
 	h.do(func(u *ui) { u.focused = false })
 	h.send("\x1b[I")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		got := make(chan bool, 1)
 		h.ui.inbox.post(func(u *ui) { got <- u.focused })
@@ -202,13 +202,13 @@ func (h *uiHarness) flushInput() {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	h.t.Fatal("zut did not read its input within 10s")
+	h.t.Fatal("zut did not read its input within 60s")
 }
 
 // waitRequests waits until the model server has received n requests.
 func (h *uiHarness) waitRequests(n int) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for len(h.srv.Requests()) < n {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("the model server got %d requests, want %d", len(h.srv.Requests()), n)

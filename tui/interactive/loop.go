@@ -183,7 +183,7 @@ func newUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig, home st
 	u.chat = tui.NewChat(width, height, tui.ChatOptions{Theme: u.theme, Profile: profile, Hyperlinks: hyperlinks(e.Getenv, profile), Thinking: thinking})
 	hist, err := tui.OpenHistory(historyPath(home), st.HistorySize)
 	if err != nil {
-		u.chat.AddNotice("warn", "", fmt.Sprintf("history %s: %v; prompts of this session are not saved", historyPath(home), err))
+		u.chat.AddNotice("warn", "", fmt.Sprintf("%v; prompts of this session are not saved", err))
 		hist, _ = tui.OpenHistory("", st.HistorySize)
 	}
 	u.hist = hist

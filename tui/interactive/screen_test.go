@@ -241,7 +241,7 @@ func TestUIPlainTerminal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- runUI(context.Background(), e, opts, uiConfig{in: inR, out: &out}) }()
 	io.WriteString(inW, "hello there\n")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !strings.Contains(out.String(), "A plain answer.") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no answer; output:\n%s", out.String())

@@ -73,7 +73,7 @@ func TestRunShellKillsGroup(t *testing.T) {
 		defer close(done)
 		out, _, err = runShell(ctx, "/bin/sh", "echo started; sh "+marker+" & sh "+marker+"; wait", dir)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !running(marker) {
 		if time.Now().After(deadline) {
 			t.Fatal("the command did not start")
@@ -83,7 +83,7 @@ func TestRunShellKillsGroup(t *testing.T) {
 	cancel()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("runShell did not return after its context ended")
 	}
 	if err == nil || !strings.Contains(out, "started") {

@@ -272,7 +272,7 @@ func (x *tmuxServer) waitFor(what string, cond func(string) bool) {
 	x.t.Helper()
 	start := time.Now()
 	defer func() { x.t.Logf("%5dms  %s", time.Since(start).Milliseconds(), what) }()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		s := x.capture(false)
 		if cond(s) {

@@ -24,12 +24,14 @@ type mdRenderer struct {
 	memo map[memoKey][][]ansi.Span
 	code codeCache
 	// table keeps the last rendering of the table being streamed: its
-	// lines change only when a row completes.
+	// lines change only when a row completes, or when the delimiter row
+	// was cut short and its alignments changed as it completed.
 	tableCache struct {
-		key   memoKey
-		rows  int
-		width int
-		lines [][]ansi.Span
+		key    memoKey
+		rows   int
+		width  int
+		aligns string
+		lines  [][]ansi.Span
 	}
 }
 

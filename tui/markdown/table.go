@@ -23,11 +23,12 @@ func (r *mdRenderer) table(b *mdBlock, width int, c renderCtx) [][]ansi.Span {
 		rows = rows[:max(b.complete, 1)]
 	}
 	key := memoKey{b.start, b.kind, b.depth}
-	if tc := &r.tableCache; tc.key == key && tc.rows == len(rows) && tc.width == width && tc.lines != nil {
+	if tc := &r.tableCache; tc.key == key && tc.rows == len(rows) && tc.width == width && tc.aligns == string(b.aligns) && tc.lines != nil {
 		return tc.lines
 	}
 	lines := r.tableLines(b, rows, width, c)
 	r.tableCache.key, r.tableCache.rows, r.tableCache.width, r.tableCache.lines = key, len(rows), width, lines
+	r.tableCache.aligns = string(b.aligns)
 	return lines
 }
 

@@ -382,7 +382,7 @@ func TestCloseReaps(t *testing.T) {
 		t.Errorf("call after Close = %q", r.Text())
 	}
 	tl.Close() // twice is fine
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -148,7 +148,7 @@ func metaCharset(body []byte) string {
 // standard reads it from a meta element's content attribute.
 func charsetParam(s []byte) string {
 	for {
-		i := bytes.Index(bytes.ToLower(s), []byte("charset"))
+		i := bytes.Index(lowerASCII(s), []byte("charset"))
 		if i < 0 {
 			return ""
 		}
@@ -252,4 +252,18 @@ var windows1252 = [32]rune{
 	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
 	0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+}
+
+// lowerASCII lower-cases the ASCII letters of s and nothing else, so that
+// an offset in the result is one in s (bytes.ToLower turns each invalid
+// UTF-8 byte into a three-byte U+FFFD).
+func lowerASCII(s []byte) []byte {
+	out := make([]byte, len(s))
+	for i, c := range s {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
