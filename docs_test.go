@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/app"
 	"github.com/zut-go/zut/provider"
@@ -422,6 +423,106 @@ func TestDocsReasoningLevels(t *testing.T) {
 		}
 		if !slices.Equal(got, provider.ReasoningLevels) {
 			t.Errorf("%s lists the reasoning levels %v, want %v:\n%s", where, got, provider.ReasoningLevels, l)
+		}
+	}
+}
+
+// TestDocsArchitecture: the import table of architecture.md is
+// importPolicy (deps_test.go) written out: every package of the policy
+// has one row, with the same packages it may import, and the tree above
+// the table lists each package below the packages that import it.
+func TestDocsArchitecture(t *testing.T) {
+	data, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	section := between(t, text, "| package | may import (inside the module) |", "\n\n")
+	documented := map[string][]string{}
+	cellNames := func(cell string) []string {
+		cell = regexp.MustCompile(`\([^)]*\)`).ReplaceAllString(cell, "")
+		var out []string
+		for _, n := range strings.Split(cell, ",") {
+			n = strings.Trim(strings.TrimSpace(n), "`")
+			switch n {
+			case "", "nothing":
+				continue
+			case "main":
+				n = ""
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	for _, l := range strings.Split(section, "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) != 4 || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+			continue
+		}
+		imports := cellNames(cells[2])
+		slices.Sort(imports)
+		for _, p := range cellNames(cells[1]) {
+			if _, dup := documented[p]; dup {
+				t.Errorf("docs/architecture.md lists %q in two rows", p)
+			}
+			documented[p] = imports
+		}
+	}
+	if len(documented) < 20 {
+		t.Fatalf("found %d packages in the table of docs/architecture.md: the parse is broken", len(documented))
+	}
+	for p, allowed := range importPolicy {
+		want := slices.Sorted(slices.Values(allowed))
+		got, ok := documented[p]
+		switch {
+		case !ok:
+			t.Errorf("docs/architecture.md has no row for %q, which importPolicy lists", p)
+		case !slices.Equal(got, want):
+			t.Errorf("docs/architecture.md says %q may import %v; importPolicy says %v", p, got, want)
+		}
+	}
+	for p := range documented {
+		if _, ok := importPolicy[p]; !ok {
+			t.Errorf("docs/architecture.md lists %q, which importPolicy does not", p)
+		}
+	}
+
+	// The tree: a package's first mention comes after every package that
+	// may import it (groups on one entry excepted).
+	tree := between(t, text, "## The package map", "| package |")
+	tree = between(t, tree, "```\n", "```")
+	first := map[string]int{"": 0}
+	nameRE := regexp.MustCompile(`[a-z][a-z0-9-]*(?:/[a-z][a-z0-9-]*)+|\b(?:agent|host|ext|provider|tui|proto)\b`)
+	for i, l := range strings.Split(tree, "\n") {
+		// The name column: after the tree's lines, up to the gap before
+		// the description. A line whose text starts far right holds
+		// description only.
+		rest := strings.TrimLeft(l, "│├└─ ")
+		if utf8.RuneCountInString(l)-utf8.RuneCountInString(rest) >= 20 {
+			continue
+		}
+		if j := strings.Index(rest, "   "); j >= 0 {
+			rest = rest[:j]
+		}
+		for _, m := range nameRE.FindAllString(rest, -1) {
+			if _, ok := first[m]; !ok {
+				first[m] = i
+			}
+		}
+	}
+	for p, allowed := range importPolicy {
+		if strings.HasPrefix(p, "examples/") {
+			continue
+		}
+		at, ok := first[p]
+		if !ok {
+			t.Errorf("the package map of docs/architecture.md does not name %q", p)
+			continue
+		}
+		for _, imp := range allowed {
+			if j, ok := first[imp]; ok && j < at {
+				t.Errorf("the package map of docs/architecture.md lists %q above %q, which imports it", imp, p)
+			}
 		}
 	}
 }
