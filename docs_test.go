@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/provider/providertest"
 )
@@ -23,9 +24,12 @@ import (
 // levels) and checks each against the code, so that the docs cannot
 // drift from it again.
 
-// userDocs are the files a newcomer reads.
+// userDocs are the files whose zut commands, flags and variables are
+// checked: what a newcomer reads, and the references of the protocols,
+// the SDKs and the code.
 var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md",
-	"docs/mcp.md", "docs/telegram.md", "docs/security.md"}
+	"docs/mcp.md", "docs/telegram.md", "docs/security.md", "docs/rpc.md", "docs/protocol.md", "docs/kit-parity.md",
+	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md"}
 
 // foreignFlags are flags of other programs the docs mention in code
 // spans of their own.
@@ -81,7 +85,8 @@ func zutCommands(t *testing.T) []string {
 					l = l[i+len(sep):]
 				}
 			}
-			if strings.HasPrefix(l, "zut ") && !regexp.MustCompile(`^zut \d`).MatchString(l) {
+			// "zut 0.1.0" is a header, "zut    extension" a diagram.
+			if strings.HasPrefix(l, "zut ") && !regexp.MustCompile(`^zut (\d|  )`).MatchString(l) {
 				out = append(out, l)
 			}
 		}
@@ -105,6 +110,10 @@ var notVariables = map[string]bool{
 	// security.md's examples of credentials zut withholds from the
 	// processes it starts without reading them itself.
 	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
+	// protocol.md's placeholders of zut ext test --args CMD=ARGS.
+	"CMD": true, "ARGS": true,
+	// The Python and Node SDKs' capability constants.
+	"HOST_REQUESTS": true, "EVENTS2": true, "INTERCEPTS2": true, "UI2": true,
 }
 
 var flagRE = regexp.MustCompile(`(?:^|[\s(\[|,])(--?[a-z][a-z0-9-]*)`)
@@ -278,6 +287,37 @@ func TestDocsSlashCommands(t *testing.T) {
 	for _, b := range app.Builtins {
 		if !documented[b.Name] {
 			t.Errorf("docs/tui.md does not list /%s", b.Name)
+		}
+	}
+}
+
+// TestDocsRPCCommands: the command table of rpc.md lists the commands
+// hello reports (proto.RPCCommandTypes) and nothing else, each with a
+// section of its own, and its slash command section names every built-in
+// command, as a row or among the refused ones.
+func TestDocsRPCCommands(t *testing.T) {
+	data, err := os.ReadFile("docs/rpc.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	table := between(t, text, "| command | members | data on success |", "\n\n")
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| \\[`([a-z_]+)`\\]").FindAllStringSubmatch(table, -1) {
+		documented = append(documented, m[1])
+	}
+	if got, want := slices.Sorted(slices.Values(documented)), slices.Sorted(slices.Values(proto.RPCCommandTypes)); !slices.Equal(got, want) {
+		t.Errorf("docs/rpc.md's command table lists %v; hello reports %v", got, want)
+	}
+	for _, c := range proto.RPCCommandTypes {
+		if !strings.Contains(text, "\n### "+c+"\n") && !regexp.MustCompile("\n### [a-z_ ]*\\b"+c+"\\b").MatchString(text) {
+			t.Errorf("docs/rpc.md has no section for %s", c)
+		}
+	}
+	slash := between(t, text, "## Slash commands", "\n## ")
+	for _, b := range app.Builtins {
+		if !regexp.MustCompile("`" + regexp.QuoteMeta(b.Name) + "[` ]").MatchString(slash) {
+			t.Errorf("docs/rpc.md's slash commands do not say what /%s does in RPC mode", b.Name)
 		}
 	}
 }
