@@ -160,6 +160,52 @@ func TestTelegramBot(t *testing.T) {
 	if log := bot.stderr.String(); strings.Contains(log, botToken) {
 		t.Errorf("the bot's log shows the token:\n%s", log)
 	}
+
+	// The daemon of the real binary: start, a message, status, stop.
+	zut := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(zutBinary, append([]string{"telegram"}, args...)...)
+		cmd.Dir, cmd.Env = proj, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("zut telegram %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if strings.Contains(string(out), botToken) {
+			t.Errorf("zut telegram %s showed the token", strings.Join(args, " "))
+		}
+		return string(out)
+	}
+	if out := zut("status"); !strings.Contains(out, "stopped") {
+		t.Errorf("status of a stopped bot = %q", out)
+	}
+	if out := zut("start"); !strings.Contains(out, "Started @") {
+		t.Fatalf("start = %q", out)
+	}
+	t.Cleanup(func() {
+		// Never leave the daemon behind (a no-op once stopped).
+		stop := exec.Command(zutBinary, "telegram", "stop")
+		stop.Dir, stop.Env = proj, env
+		stop.Run()
+	})
+	tg.SendText(botOwner, "/status")
+	tg.WaitSent(t, botOwner.ID, "the daemon's status", func(m telegramtest.Sent) bool {
+		return strings.Contains(m.Text, "anthropic/claude-sonnet-4-5") && strings.Count(strings.Join(sentTexts(tg), "\n"), "Model: anthropic/claude-sonnet-4-5") >= 2
+	})
+	if out := zut("status"); !strings.Contains(out, "running") {
+		t.Errorf("status of the daemon = %q", out)
+	}
+	if out := zut("stop"); !strings.Contains(out, "stopped") {
+		t.Errorf("stop = %q", out)
+	}
+}
+
+// sentTexts are the texts of everything the bot sent its owner.
+func sentTexts(tg *telegramtest.Server) []string {
+	var out []string
+	for _, m := range tg.Sent(botOwner.ID) {
+		out = append(out, m.Text)
+	}
+	return out
 }
 
 // syncBuffer is an io.Writer the test reads while a process writes it.

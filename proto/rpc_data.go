@@ -50,6 +50,9 @@ type RPCState struct {
 	Queued      int          `json:"queued"`
 	Panel       *RPCPanelRef `json:"panel,omitempty"`
 	ModelError  string       `json:"model_error,omitempty"`
+	// Goal is the session's goal, as the goal event carries it, when one
+	// is set.
+	Goal json.RawMessage `json:"goal,omitempty"`
 }
 
 // RPCPanelRef names the open extension panel.

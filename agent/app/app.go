@@ -49,6 +49,7 @@ type App struct {
 	mcp         *mcp.Manager      // the MCP servers; nil when none is configured
 	live        atomic.Bool       // New has made the agent (MCP callbacks may use it)
 	mcpWaited   atomic.Bool       // WaitMCP ran
+	mcpSaid     swapString        // the MCP instructions in the system prompt
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
@@ -351,15 +352,22 @@ func (a *App) systemPrompt() (string, error) {
 		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,
 		NoContextFiles: a.opts.NoContextFiles, Skills: manifest, Now: time.Now(),
 	})
+	if mi := a.mcpInstructions(); mi != "" {
+		s += "\n\n" + mi
+	}
 	return s, nil
 }
 
-// textOrFile returns s, or the contents of the file named after a leading @.
+// maxPromptFile bounds a --system-prompt or --append-system-prompt @FILE.
+const maxPromptFile = 1 << 20
+
+// textOrFile returns s, or the contents of the file named after a leading
+// @ (a regular file of at most 1 MiB).
 func textOrFile(s string) (string, error) {
 	if !strings.HasPrefix(s, "@") {
 		return s, nil
 	}
-	b, err := os.ReadFile(s[1:])
+	b, err := provider.ReadRegular(s[1:], maxPromptFile)
 	if err != nil {
 		return "", err
 	}

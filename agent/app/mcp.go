@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/agent/tools"
@@ -92,6 +93,33 @@ func (a *App) RestartMCP(ctx context.Context, name string) error {
 	a.mcp.Wait(ctx)
 	a.refreshTools()
 	return nil
+}
+
+// maxInstructions bounds what one server's instructions add to the
+// system prompt.
+const maxInstructions = 4 << 10
+
+// mcpInstructions is the system prompt's part about the ready MCP
+// servers that sent instructions for the model, "" when none did.
+func (a *App) mcpInstructions() string {
+	if a.mcp == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range a.mcp.Servers() {
+		text := strings.TrimSpace(s.Instructions)
+		if s.State != mcp.StateReady || text == "" {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("# MCP servers\n\nThe tools named mcp__<server>__<tool> come from these servers, which say:\n")
+		}
+		if len(text) > maxInstructions {
+			text = strings.ToValidUTF8(text[:maxInstructions], "") + " …"
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", s.Name, text)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // MCP is the MCP manager, nil when no server is configured.
@@ -363,4 +391,19 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// swapString is a string read and replaced atomically.
+type swapString struct {
+	mu sync.Mutex
+	s  string
+}
+
+// Swap stores s and returns the previous value.
+func (v *swapString) Swap(s string) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	old := v.s
+	v.s = s
+	return old
 }

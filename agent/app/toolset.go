@@ -279,5 +279,11 @@ func (a *App) refreshTools() {
 	a.tools = ts
 	a.mu.Unlock()
 	a.agent.SetTools(ts)
+	// A server that got ready may have instructions for the model.
+	if mi := a.mcpInstructions(); mi != a.mcpSaid.Swap(mi) {
+		if system, err := a.systemPrompt(); err == nil {
+			a.agent.SetSystem(system)
+		}
+	}
 	a.ui.get().ToolsChanged()
 }

@@ -195,7 +195,8 @@ func (c *Conversation) SetModel(ctx context.Context, spec string) (string, error
 	return r.Provider.Name + "/" + r.Model.ID, nil
 }
 
-// Sessions lists the project's saved sessions, newest first.
+// Sessions lists the project's saved sessions that hold messages, newest
+// first.
 func (c *Conversation) Sessions(ctx context.Context) ([]bot.SessionInfo, error) {
 	list, err := session.List(c.app.SessionsDir(), c.app.CWD(), false)
 	if err != nil {
@@ -204,6 +205,9 @@ func (c *Conversation) Sessions(ctx context.Context) ([]bot.SessionInfo, error) 
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Modified.After(list[j].Modified) })
 	out := make([]bot.SessionInfo, 0, len(list))
 	for _, in := range list {
+		if in.Messages == 0 {
+			continue // a session nothing was said in yet (the current new one)
+		}
 		title := in.Title
 		if title == "" {
 			title = in.Preview
@@ -221,13 +225,14 @@ func (c *Conversation) Resume(ctx context.Context, id string) error {
 	return c.app.ResumeSession(id)
 }
 
-// Commands lists the commands of the extensions, skills and MCP servers;
-// the bot has its own built-ins (/new, /stop, /status, ...).
+// Commands lists the commands of the extensions, skills and MCP servers,
+// and /plan, /goal, /schedule and /subagents; the bot has its own
+// built-ins (/new, /stop, /status, ...).
 func (c *Conversation) Commands() []bot.Command {
 	var out []bot.Command
 	for _, cmd := range c.app.Commands() {
-		if cmd.Source == "builtin" {
-			continue
+		if cmd.Source == "builtin" && !app.IsWorkCommand(cmd.Name) {
+			continue // the bot has its own (/new, /stop, /status, ...)
 		}
 		name := cmd.Name
 		if cmd.Source == "skill" {
@@ -239,9 +244,9 @@ func (c *Conversation) Commands() []bot.Command {
 	return out
 }
 
-// RunCommand runs an extension command, a skill or an MCP prompt: a
-// prompt it answers with runs as a prompt; text it shows arrives as a
-// notice.
+// RunCommand runs an extension command, a skill, an MCP prompt or a
+// work command (/goal ...): a prompt it answers with runs as a prompt;
+// text it shows arrives as a notice.
 func (c *Conversation) RunCommand(ctx context.Context, name, args string) error {
 	if skill, ok := strings.CutPrefix(name, "skill_"); ok {
 		p, err := c.app.SkillPrompt(strings.ReplaceAll(skill, "_", "-"), args)
@@ -251,6 +256,19 @@ func (c *Conversation) RunCommand(ctx context.Context, name, args string) error 
 			}
 		}
 		return c.Prompt(ctx, agent.Input{Text: p})
+	}
+	if app.IsWorkCommand(name) {
+		w, err := c.app.WorkCommand(ctx, name, args)
+		if err != nil {
+			return err
+		}
+		if w.Text != "" {
+			c.emit(agent.Notice{Level: "info", Message: w.Text})
+		}
+		if w.Prompt != "" {
+			return c.Prompt(ctx, agent.Input{Text: w.Prompt, Source: "goal"})
+		}
+		return nil
 	}
 	r, err := c.app.InvokeExtension(ctx, name, args)
 	if errors.Is(err, app.ErrNoSuchCommand) {

@@ -2,6 +2,7 @@ package rpcmode
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/zut-go/zut/agent"
@@ -36,6 +37,9 @@ func (s *rpcServer) state() proto.RPCState {
 		Title:       a.Session().Title(),
 		Running:     running,
 		Queued:      queued,
+	}
+	if g, ok := a.Goal(); ok {
+		st.Goal, _ = json.Marshal(g)
 	}
 	if a.Host() != nil {
 		if ext, panel := a.Host().Panel(); panel != "" {

@@ -24,7 +24,8 @@ for line in sys.stdin:
     if method == "initialize":
         result(id, {"protocolVersion": params.get("protocolVersion"),
                     "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
-                    "serverInfo": {"name": "notes-server", "version": "0.3"}})
+                    "serverInfo": {"name": "notes-server", "version": "0.3"},
+                    "instructions": "Notes live in memory: add one note per call."})
     elif method == "tools/list":
         result(id, {"tools": [{"name": "add", "description": "Add a note.",
                                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}]})
