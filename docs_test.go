@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/proto"
 	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/provider/providertest"
 )
@@ -22,9 +24,12 @@ import (
 // levels) and checks each against the code, so that the docs cannot
 // drift from it again.
 
-// userDocs are the files a newcomer reads.
+// userDocs are the files whose zut commands, flags and variables are
+// checked: what a newcomer reads, and the references of the protocols,
+// the SDKs and the code.
 var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md",
-	"docs/mcp.md", "docs/telegram.md", "docs/security.md"}
+	"docs/mcp.md", "docs/telegram.md", "docs/security.md", "docs/rpc.md", "docs/protocol.md", "docs/kit-parity.md",
+	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md"}
 
 // foreignFlags are flags of other programs the docs mention in code
 // spans of their own.
@@ -80,7 +85,8 @@ func zutCommands(t *testing.T) []string {
 					l = l[i+len(sep):]
 				}
 			}
-			if strings.HasPrefix(l, "zut ") && !regexp.MustCompile(`^zut \d`).MatchString(l) {
+			// "zut 0.1.0" is a header, "zut    extension" a diagram.
+			if strings.HasPrefix(l, "zut ") && !regexp.MustCompile(`^zut (\d|  )`).MatchString(l) {
 				out = append(out, l)
 			}
 		}
@@ -106,6 +112,10 @@ var notVariables = map[string]bool{
 	// security.md's examples of credentials zut withholds from the
 	// processes it starts without reading them itself.
 	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
+	// protocol.md's placeholders of zut ext test --args CMD=ARGS.
+	"CMD": true, "ARGS": true,
+	// The Python and Node SDKs' capability constants.
+	"HOST_REQUESTS": true, "EVENTS2": true, "INTERCEPTS2": true, "UI2": true,
 }
 
 var flagRE = regexp.MustCompile(`(?:^|[\s(\[|,])(--?[a-z][a-z0-9-]*)`)
@@ -283,6 +293,37 @@ func TestDocsSlashCommands(t *testing.T) {
 	}
 }
 
+// TestDocsRPCCommands: the command table of rpc.md lists the commands
+// hello reports (proto.RPCCommandTypes) and nothing else, each with a
+// section of its own, and its slash command section names every built-in
+// command, as a row or among the refused ones.
+func TestDocsRPCCommands(t *testing.T) {
+	data, err := os.ReadFile("docs/rpc.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	table := between(t, text, "| command | members | data on success |", "\n\n")
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| \\[`([a-z_]+)`\\]").FindAllStringSubmatch(table, -1) {
+		documented = append(documented, m[1])
+	}
+	if got, want := slices.Sorted(slices.Values(documented)), slices.Sorted(slices.Values(proto.RPCCommandTypes)); !slices.Equal(got, want) {
+		t.Errorf("docs/rpc.md's command table lists %v; hello reports %v", got, want)
+	}
+	for _, c := range proto.RPCCommandTypes {
+		if !strings.Contains(text, "\n### "+c+"\n") && !regexp.MustCompile("\n### [a-z_ ]*\\b"+c+"\\b").MatchString(text) {
+			t.Errorf("docs/rpc.md has no section for %s", c)
+		}
+	}
+	slash := between(t, text, "## Slash commands", "\n## ")
+	for _, b := range app.Builtins {
+		if !regexp.MustCompile("`" + regexp.QuoteMeta(b.Name) + "[` ]").MatchString(slash) {
+			t.Errorf("docs/rpc.md's slash commands do not say what /%s does in RPC mode", b.Name)
+		}
+	}
+}
+
 // TestDocsSettings: the settings table of tui.md lists the members of
 // config.json, and says which of them /settings changes.
 func TestDocsSettings(t *testing.T) {
@@ -424,6 +465,106 @@ func TestDocsReasoningLevels(t *testing.T) {
 		}
 		if !slices.Equal(got, provider.ReasoningLevels) {
 			t.Errorf("%s lists the reasoning levels %v, want %v:\n%s", where, got, provider.ReasoningLevels, l)
+		}
+	}
+}
+
+// TestDocsArchitecture: the import table of architecture.md is
+// importPolicy (deps_test.go) written out: every package of the policy
+// has one row, with the same packages it may import, and the tree above
+// the table lists each package below the packages that import it.
+func TestDocsArchitecture(t *testing.T) {
+	data, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	section := between(t, text, "| package | may import (inside the module) |", "\n\n")
+	documented := map[string][]string{}
+	cellNames := func(cell string) []string {
+		cell = regexp.MustCompile(`\([^)]*\)`).ReplaceAllString(cell, "")
+		var out []string
+		for _, n := range strings.Split(cell, ",") {
+			n = strings.Trim(strings.TrimSpace(n), "`")
+			switch n {
+			case "", "nothing":
+				continue
+			case "main":
+				n = ""
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	for _, l := range strings.Split(section, "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) != 4 || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+			continue
+		}
+		imports := cellNames(cells[2])
+		slices.Sort(imports)
+		for _, p := range cellNames(cells[1]) {
+			if _, dup := documented[p]; dup {
+				t.Errorf("docs/architecture.md lists %q in two rows", p)
+			}
+			documented[p] = imports
+		}
+	}
+	if len(documented) < 20 {
+		t.Fatalf("found %d packages in the table of docs/architecture.md: the parse is broken", len(documented))
+	}
+	for p, allowed := range importPolicy {
+		want := slices.Sorted(slices.Values(allowed))
+		got, ok := documented[p]
+		switch {
+		case !ok:
+			t.Errorf("docs/architecture.md has no row for %q, which importPolicy lists", p)
+		case !slices.Equal(got, want):
+			t.Errorf("docs/architecture.md says %q may import %v; importPolicy says %v", p, got, want)
+		}
+	}
+	for p := range documented {
+		if _, ok := importPolicy[p]; !ok {
+			t.Errorf("docs/architecture.md lists %q, which importPolicy does not", p)
+		}
+	}
+
+	// The tree: a package's first mention comes after every package that
+	// may import it (groups on one entry excepted).
+	tree := between(t, text, "## The package map", "| package |")
+	tree = between(t, tree, "```\n", "```")
+	first := map[string]int{"": 0}
+	nameRE := regexp.MustCompile(`[a-z][a-z0-9-]*(?:/[a-z][a-z0-9-]*)+|\b(?:agent|host|ext|provider|tui|proto)\b`)
+	for i, l := range strings.Split(tree, "\n") {
+		// The name column: after the tree's lines, up to the gap before
+		// the description. A line whose text starts far right holds
+		// description only.
+		rest := strings.TrimLeft(l, "│├└─ ")
+		if utf8.RuneCountInString(l)-utf8.RuneCountInString(rest) >= 20 {
+			continue
+		}
+		if j := strings.Index(rest, "   "); j >= 0 {
+			rest = rest[:j]
+		}
+		for _, m := range nameRE.FindAllString(rest, -1) {
+			if _, ok := first[m]; !ok {
+				first[m] = i
+			}
+		}
+	}
+	for p, allowed := range importPolicy {
+		if strings.HasPrefix(p, "examples/") {
+			continue
+		}
+		at, ok := first[p]
+		if !ok {
+			t.Errorf("the package map of docs/architecture.md does not name %q", p)
+			continue
+		}
+		for _, imp := range allowed {
+			if j, ok := first[imp]; ok && j < at {
+				t.Errorf("the package map of docs/architecture.md lists %q above %q, which imports it", imp, p)
+			}
 		}
 	}
 }
