@@ -76,9 +76,11 @@ var importPolicy = map[string][]string{
 	"host/mcp":     {},
 	"host/mcpcmd":  {"host/mcp"},
 
-	// The SDKs of other languages, embedded for zut ext init.
-	"ext/python": {},
-	"ext/node":   {},
+	// The SDKs of other languages, embedded for zut ext init, and the
+	// tests their packages share, which run them under the real host.
+	"ext/python":           {},
+	"ext/node":             {},
+	"ext/internal/sdktest": {"host", "proto"},
 
 	// Models.
 	"provider":                            {},
