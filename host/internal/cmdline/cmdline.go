@@ -7,7 +7,7 @@ import "flag"
 
 // Parse parses args with fs, allowing flags after the operands, and
 // returns the operands in order. "--" ends the flags: every word after it
-// is an operand. An error is fs.Parse's (flag.ErrHelp for -h), returned
+// is an operand (so does a flag's value "--", as in --only --). An error is fs.Parse's (flag.ErrHelp for -h), returned
 // at the first flag fs refuses.
 func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var operands []string
@@ -15,14 +15,16 @@ func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		// fs.Parse consumes the "--" that ends its flags: the word before
+		// the rest tells.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		if len(rest) == 0 {
 			return operands, nil
 		}
-		if args[0] == "--" {
-			return append(operands, args[1:]...), nil
-		}
-		operands = append(operands, args[0])
-		args = args[1:]
+		operands = append(operands, rest[0])
+		args = rest[1:]
 	}
 }
