@@ -67,18 +67,22 @@ var importPolicy = map[string][]string{
 	"agent/bot/telegram/telegramtest": {"agent", "agent/bot", "agent/tools"},
 
 	// The extension host, the SDK and zut ext.
-	"proto":        {},
-	"ext":          {"proto"},
-	"host":         {"proto"},
-	"host/extcmd":  {"host", "host/exttest", "host/extinit"},
-	"host/exttest": {"host", "proto"},
-	"host/extinit": {"ext/python", "ext/node"},
-	"host/mcp":     {},
-	"host/mcpcmd":  {"host/mcp"},
+	"proto":                 {},
+	"ext":                   {"proto"},
+	"host":                  {"host/procgroup", "proto"},
+	"host/extcmd":           {"host", "host/exttest", "host/extinit", "host/internal/cmdline"},
+	"host/exttest":          {"host", "host/internal/cmdline", "host/procgroup", "proto"},
+	"host/extinit":          {"ext/python", "ext/node", "host/internal/cmdline"},
+	"host/mcp":              {"host/procgroup"},
+	"host/mcpcmd":           {"host/mcp"},
+	"host/procgroup":        {},
+	"host/internal/cmdline": {},
 
-	// The SDKs of other languages, embedded for zut ext init.
-	"ext/python": {},
-	"ext/node":   {},
+	// The SDKs of other languages, embedded for zut ext init, and the
+	// tests their packages share, which run them under the real host.
+	"ext/python":           {},
+	"ext/node":             {},
+	"ext/internal/sdktest": {"host", "proto"},
 
 	// Models.
 	"provider":                            {},

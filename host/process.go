@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 // errNoLog marks a spawn that failed because the log could not be opened.
@@ -88,14 +90,10 @@ func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, 
 	ctx, cancel := context.WithCancel(context.Background())
 	var cmd *exec.Cmd
 	for attempt := 1; ; attempt++ {
-		cmd = exec.CommandContext(ctx, path, m.Args...)
+		cmd = procgroup.Command(ctx, path, m.Args...)
 		cmd.Dir = m.Dir
 		cmd.Env = childEnv(env)
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
-		setProcessGroup(cmd)
-		c := cmd
-		cmd.Cancel = func() error { return killGroup(c.Process.Pid, true) }
-		cmd.WaitDelay = time.Second
 		err = cmd.Start()
 		// A program just written (zut ext install, a build) may still be
 		// open for writing in a process forked meanwhile: the kernel
@@ -162,7 +160,7 @@ func (p *process) exitStatus() string {
 // child it left behind outlives it (C21).
 func (p *process) terminate(grace time.Duration, hurry <-chan struct{}) {
 	if !p.exited() {
-		_ = killGroup(p.pid, false)
+		_ = procgroup.Terminate(p.pid)
 		t := time.NewTimer(grace)
 		select {
 		case <-p.done:
@@ -171,14 +169,12 @@ func (p *process) terminate(grace time.Duration, hurry <-chan struct{}) {
 		}
 		t.Stop()
 	}
-	_ = killGroup(p.pid, true)
+	_ = procgroup.Kill(p.pid)
 	p.cancel() // Cmd.Cancel, in case the group kill missed the leader
 	<-p.done
 	// SIGKILL is delivered asynchronously: give the rest of the group a
 	// moment to be gone, so that callers can rely on it.
-	for i := 0; i < 50 && groupAlive(p.pid); i++ {
-		time.Sleep(2 * time.Millisecond)
-	}
+	procgroup.AwaitEmpty(p.pid, 100*time.Millisecond)
 }
 
 // logf appends one line from the host to the extension's log.

@@ -149,17 +149,9 @@ func (c *conversation) enqueue(j job) {
 func (c *conversation) work(ctx context.Context) {
 	defer close(c.workerDone)
 	for {
-		j, ok, open := c.jobs.pop()
-		if !open || ctx.Err() != nil {
-			return
-		}
+		j, ok := c.jobs.next(ctx)
 		if !ok {
-			select {
-			case <-c.jobs.ready:
-			case <-ctx.Done():
-				return
-			}
-			continue
+			return
 		}
 		c.run(ctx, j)
 	}

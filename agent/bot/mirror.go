@@ -145,17 +145,9 @@ func (m *Mirror) handle(u Update) {
 func (m *Mirror) work(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	for {
-		u, ok, open := m.inputs.pop()
-		if !open || ctx.Err() != nil {
-			return
-		}
+		u, ok := m.inputs.next(ctx)
 		if !ok {
-			select {
-			case <-m.inputs.ready:
-			case <-ctx.Done():
-				return
-			}
-			continue
+			return
 		}
 		in := agent.Input{Text: u.Text, Source: "telegram"}
 		if len(u.Attachments) > 0 {

@@ -1,6 +1,9 @@
 package bot
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // queue is an unbounded FIFO with one consumer: push never blocks, so the
 // agent's event callback never waits for the network. Safe for concurrent
@@ -66,6 +69,27 @@ func (q *queue[T]) pop() (v T, ok, open bool) {
 		q.signal()
 	}
 	return v, true, true
+}
+
+// next waits for the first item and removes it, for the queue's one
+// consumer. ok is false once the queue is closed and empty, or when ctx
+// ends (an item taken then is dropped).
+func (q *queue[T]) next(ctx context.Context) (v T, ok bool) {
+	for {
+		v, ok, open := q.pop()
+		if !open || ctx.Err() != nil {
+			var zero T
+			return zero, false
+		}
+		if ok {
+			return v, true
+		}
+		select {
+		case <-q.ready:
+		case <-ctx.Done():
+			return v, false
+		}
+	}
 }
 
 // clear drops everything queued and returns what it dropped.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zut-go/zut/host/extinit"
 	"github.com/zut-go/zut/host/exttest"
+	"github.com/zut-go/zut/host/internal/cmdline"
 
 	"github.com/zut-go/zut/host"
 )
@@ -117,29 +118,18 @@ var errHelpShown = errors.New("help shown")
 // ("zut ext remove hello --yes"), and returns the operands. "--" ends the
 // flags.
 func parseVerb(fs *flag.FlagSet, args []string) ([]string, error) {
-	var operands []string
-	for {
-		show := fs.Usage
-		fs.Usage = func() {} // the flag package calls it for errors too
-		err := fs.Parse(args)
-		fs.Usage = show
-		if err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				show()
-				return nil, errHelpShown
-			}
-			return nil, flagError(fs, err)
+	show := fs.Usage
+	fs.Usage = func() {} // the flag package calls it for errors too
+	operands, err := cmdline.Parse(fs, args)
+	fs.Usage = show
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			show()
+			return nil, errHelpShown
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return operands, nil
-		}
-		if args[0] == "--" {
-			return append(operands, args[1:]...), nil
-		}
-		operands = append(operands, args[0])
-		args = args[1:]
+		return nil, flagError(fs, err)
 	}
+	return operands, nil
 }
 
 // verbDone maps parseVerb's help outcome to success.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/zut-go/zut/host/internal/cmdline"
 )
 
 // Synopsis is the usage line of zut ext init.
@@ -43,26 +45,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fs.Usage = func() { usage(stderr) }
 
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(io.Discard)
-				usage(stdout)
-				return nil
-			}
-			return &UsageError{Msg: "zut ext init: " + err.Error()}
+	operands, err := cmdline.Parse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(io.Discard)
+			usage(stdout)
+			return nil
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			operands = append(operands, args[1:]...)
-			break
-		}
-		operands = append(operands, args[0])
-		args = args[1:]
+		return &UsageError{Msg: "zut ext init: " + err.Error()}
 	}
 	if len(operands) != 1 {
 		usage(stderr)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/zut-go/zut/host/internal/cmdline"
 )
 
 // Synopsis is the usage line of "zut ext test".
@@ -71,24 +73,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "usage: %s\n\nRuns the extension in <dir> through every phase of the protocol as a careful\nhost would and reports each check. Exits 1 when a check fails.\n\n", Synopsis)
 		fs.PrintDefaults()
 	}
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil
-			}
-			return &UsageError{Msg: "ext test: " + err.Error()}
+	operands, err := cmdline.Parse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			operands = append(operands, args[1:]...)
-			break
-		}
-		operands = append(operands, args[0])
-		args = args[1:]
+		return &UsageError{Msg: "ext test: " + err.Error()}
 	}
 	if len(operands) != 1 {
 		return &UsageError{Msg: fmt.Sprintf("ext test takes one extension directory, got %d operands; usage: %s", len(operands), Synopsis)}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 // process is one running extension: its pipes, its stderr tally and the
@@ -78,13 +79,10 @@ func start(m *host.Manifest, env []string, maxStderr int) (*process, error) {
 	// The context serves Cmd.Cancel only: cancelling it kills the whole
 	// group, and WaitDelay bounds Wait after that.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path, m.Args...)
+	cmd := procgroup.Command(ctx, path, m.Args...)
 	cmd.Dir = m.Dir
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
-	cmd.WaitDelay = time.Second
 	startAt := time.Now()
 	err = cmd.Start()
 	inR.Close()
@@ -179,7 +177,7 @@ func (p *process) waitExit(ctx context.Context, d time.Duration) bool {
 func (p *process) stop(grace time.Duration) {
 	p.closeStdin()
 	if !p.exited() {
-		_ = killGroup(p.pid, false)
+		_ = procgroup.Terminate(p.pid)
 		t := time.NewTimer(grace)
 		select {
 		case <-p.done:
@@ -187,12 +185,10 @@ func (p *process) stop(grace time.Duration) {
 		}
 		t.Stop()
 	}
-	_ = killGroup(p.pid, true)
+	_ = procgroup.Kill(p.pid)
 	p.cancel()
 	<-p.done
-	for i := 0; i < 100 && groupAlive(p.pid); i++ {
-		time.Sleep(2 * time.Millisecond)
-	}
+	procgroup.AwaitEmpty(p.pid, 200*time.Millisecond)
 }
 
 // release closes the tester's pipe ends and joins the stderr drain. The
@@ -217,7 +213,7 @@ func (p *process) release() {
 func (p *process) leftovers(d time.Duration) []member {
 	deadline := time.Now().Add(d)
 	for {
-		if !groupAlive(p.pid) {
+		if !procgroup.Alive(p.pid) {
 			return nil
 		}
 		if time.Now().After(deadline) {

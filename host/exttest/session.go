@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zut-go/zut/host/procgroup"
 	"github.com/zut-go/zut/proto"
 )
 
@@ -146,7 +147,7 @@ func (s *session) full(n int) bool {
 	s.mu.Unlock()
 	if first {
 		s.add(&record{text: fmt.Sprintf("(more than %d lines or %d MiB on stdout)", maxRecords, maxRecordText>>20), err: errFlood})
-		_ = killGroup(s.p.pid, true)
+		_ = procgroup.Kill(s.p.pid)
 	}
 	return over
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 func TestClientHandshakeAndTools(t *testing.T) {
@@ -223,7 +225,7 @@ func TestClientDisconnects(t *testing.T) {
 				t.Errorf("CallTool after the end = %v, want a StoppedError", err)
 			}
 			c.Close()
-			if groupAlive(pid) {
+			if procgroup.Alive(pid) {
 				t.Errorf("process group %d still alive after Close", pid)
 			}
 		})
@@ -238,7 +240,7 @@ func TestClientCloseStopsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	if groupAlive(pid) {
+	if procgroup.Alive(pid) {
 		t.Errorf("process group %d still alive after Close", pid)
 	}
 	log := readLog(t, c.LogPath())

@@ -94,6 +94,25 @@ func (m *Manager) serverOf(name string) (*server, string, error) {
 	return s, rest, nil
 }
 
+// open finds the server of name (mcp__<server>__...), a client of it
+// (waiting for a server still starting, restarting a stopped one), and
+// what find, called under m.mu, reads from the server: the server's own
+// name for what zut calls name, "" when it offers none.
+func (m *Manager) open(ctx context.Context, name string, find func(*server) string) (*server, *Client, string, error) {
+	s, _, err := m.serverOf(name)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	c, err := m.client(ctx, s)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	m.mu.Lock()
+	own := find(s)
+	m.mu.Unlock()
+	return s, c, own, nil
+}
+
 // Call runs the tool zut calls name (mcp__<server>__<tool>) with args, a
 // JSON object. A server still starting is waited for (Callbacks.Waiting),
 // a stopped one restarted. progress, when not nil, receives the server's
@@ -103,22 +122,17 @@ func (m *Manager) serverOf(name string) (*server, string, error) {
 // is a Result with IsError; an error means the call could not be made or
 // answered (it names the server).
 func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage, progress func(Progress)) (*Result, error) {
-	s, _, err := m.serverOf(name)
-	if err != nil {
-		return nil, err
-	}
-	c, err := m.client(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	tool := ""
-	for _, t := range s.tools {
-		if t.Name == name {
-			tool = t.Tool
+	s, c, tool, err := m.open(ctx, name, func(s *server) (tool string) {
+		for _, t := range s.tools {
+			if t.Name == name {
+				tool = t.Tool
+			}
 		}
+		return tool
+	})
+	if err != nil {
+		return nil, err
 	}
-	m.mu.Unlock()
 	if tool == "" {
 		return nil, fmt.Errorf("mcp server %q offers no tool %q (its tools may have changed)", s.cfg.Name, name)
 	}
@@ -135,22 +149,17 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage, p
 // Prompt fills the prompt zut calls name (mcp__<server>__<prompt>) with
 // args.
 func (m *Manager) Prompt(ctx context.Context, name string, args map[string]string) (*PromptResult, error) {
-	s, _, err := m.serverOf(name)
-	if err != nil {
-		return nil, err
-	}
-	c, err := m.client(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	prompt := ""
-	for _, p := range s.prompts {
-		if p.Name == name {
-			prompt = p.Prompt
+	s, c, prompt, err := m.open(ctx, name, func(s *server) (prompt string) {
+		for _, p := range s.prompts {
+			if p.Name == name {
+				prompt = p.Prompt
+			}
 		}
+		return prompt
+	})
+	if err != nil {
+		return nil, err
 	}
-	m.mu.Unlock()
 	if prompt == "" {
 		return nil, fmt.Errorf("mcp server %q offers no prompt %q", s.cfg.Name, name)
 	}

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 // authorizeInBrowser sends the user to the authorization endpoint and
@@ -146,10 +148,7 @@ func OpenBrowser(getenv func(string) string) func(ctx context.Context, url strin
 	return func(ctx context.Context, u string) {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, path, u)
-		setProcessGroup(cmd)
-		cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
-		cmd.WaitDelay = time.Second
+		cmd := procgroup.Command(ctx, path, u)
 		_ = cmd.Run()
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 // The reference servers from npm, installed by .ci/run with
@@ -178,14 +180,14 @@ func startNode(t *testing.T, mode string) string {
 	ln.Close()
 	cmd := exec.Command("node", script, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 	stderr, _ := cmd.StderrPipe()
 	cmd.Stdout = nil
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		killGroup(cmd.Process.Pid, true)
+		procgroup.Kill(cmd.Process.Pid)
 		cmd.Wait()
 	})
 	sc := bufio.NewScanner(stderr)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/host/procgroup"
 )
 
 // stdioTransport runs a server as a child process in its own process
@@ -62,7 +64,7 @@ func startStdio(cfg ServerConfig, project string, env []string, log *logFile, s 
 	// The context only serves Cmd.Cancel: cancelling it kills the group,
 	// and WaitDelay bounds Wait after that.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, path, cfg.Args...)
+	cmd := procgroup.Command(ctx, path, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	if cmd.Dir == "" {
 		cmd.Dir = project
@@ -79,9 +81,6 @@ func startStdio(cfg ServerConfig, project string, env []string, log *logFile, s 
 	if f := log.file(); f != nil {
 		cmd.Stderr = f
 	}
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid, true) }
-	cmd.WaitDelay = time.Second
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
@@ -182,7 +181,7 @@ func (t *stdioTransport) send(ctx context.Context, m outgoing) error {
 
 // stop kills the process group at once (after a protocol violation).
 func (t *stdioTransport) stop() {
-	_ = killGroup(t.pid, true)
+	_ = procgroup.Kill(t.pid)
 	t.cancel()
 }
 
@@ -196,20 +195,18 @@ func (t *stdioTransport) close() error {
 		t.stdin.Close()
 		t.writeMu.Unlock()
 		if !t.waitFor(t.grace) {
-			_ = killGroup(t.pid, false)
+			_ = procgroup.Terminate(t.pid)
 			t.log.printf("sent SIGTERM to pid %d", t.pid)
 			if !t.waitFor(t.kill) {
 				t.log.printf("sent SIGKILL to pid %d", t.pid)
 			}
 		}
-		_ = killGroup(t.pid, true)
+		_ = procgroup.Kill(t.pid)
 		t.cancel()
 		<-t.exited
 		t.stdout.Close()
 		<-t.readerDone
-		for i := 0; i < 50 && groupAlive(t.pid); i++ {
-			time.Sleep(2 * time.Millisecond)
-		}
+		procgroup.AwaitEmpty(t.pid, 100*time.Millisecond)
 		t.log.printf("stopped pid %d", t.pid)
 	})
 	return nil

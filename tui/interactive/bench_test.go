@@ -156,10 +156,7 @@ func TestStreamBytesPerToken(t *testing.T) {
 func TestUIIdle(t *testing.T) {
 	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "An answer."}}})
 	h.idle()
-	h.typeText("hello")
-	h.send("\r")
-	h.waitText("An answer.")
-	h.idle()
+	h.submit("hello", "An answer.")
 	var timers []string
 	h.do(func(u *ui) {
 		if u.ticker != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -42,8 +41,7 @@ func TestUISettings(t *testing.T) {
 		os.WriteFile(filepath.Join(h.zut, app.SettingsFile), []byte(`{"options": {"plan_mode": "on"}, "theme": "auto"}`), 0o644)
 	}})
 	h.idle()
-	h.typeText("/settings")
-	h.send("\r")
+	h.enter("/settings")
 	h.waitText("Terminal alerts")
 	h.send("\x1b[C") // right: next theme
 	h.flushInput()
@@ -78,8 +76,7 @@ func TestUIUserTheme(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "ocean.json"), []byte(`{"name": "ocean", "extends": "dark", "colors": {"accent": "#00aaff"}}`), 0o644)
 	}})
 	h.idle()
-	h.typeText("/theme ocean")
-	h.send("\r")
+	h.enter("/theme ocean")
 	h.waitText("theme: ocean")
 	var name string
 	h.do(func(u *ui) { name = u.chat.Options().Theme.Name })
@@ -100,8 +97,7 @@ func TestUIThemeOnlyExtension(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "theme.json"), []byte(`{"extends": "light", "colors": {"accent": "#ff7700"}}`), 0o644)
 	}})
 	h.idle()
-	h.typeText("/theme sunset")
-	h.send("\r")
+	h.enter("/theme sunset")
 	h.waitText("theme: sunset")
 }
 
@@ -174,10 +170,7 @@ func TestUINotesClearedByPrompt(t *testing.T) {
 	h.idle()
 	h.do(func(u *ui) { u.bridge().Notify("lint", "warn", "3 files need formatting") })
 	h.waitText("3 files need formatting")
-	h.typeText("go on")
-	h.send("\r")
-	h.waitText("ok")
-	h.idle()
+	h.submit("go on", "ok")
 	if strings.Contains(h.screen(true), "need formatting") {
 		t.Errorf("the note stays after the next prompt:\n%s", h.screen(true))
 	}
@@ -189,10 +182,7 @@ func TestUIThinkingAndExpand(t *testing.T) {
 	thinking := "First I check the config.\nThen the schema.\nThen the output."
 	h := startUI(t, uiOptions{width: 60, height: 20, replies: []providertest.Reply{{Thinking: thinking, Text: "Checked."}}})
 	h.idle()
-	h.typeText("check it")
-	h.send("\r")
-	h.waitText("Checked.")
-	h.idle()
+	h.submit("check it", "Checked.")
 	s := h.screen(true)
 	if !strings.Contains(s, "✻ First I check the config.  +2 lines") || strings.Contains(s, "Then the schema.") {
 		t.Errorf("reasoning is not collapsed to one line:\n%s", s)
@@ -211,10 +201,7 @@ func TestUIToolOutputExpand(t *testing.T) {
 		{Text: "Twelve lines."},
 	}})
 	h.idle()
-	h.typeText("count")
-	h.send("\r")
-	h.waitText("Twelve lines.")
-	h.idle()
+	h.submit("count", "Twelve lines.")
 	s := h.screen(true)
 	if !strings.Contains(s, "… +8 lines (ctrl+o to expand)") || strings.Contains(s, "|  12 ") {
 		t.Errorf("long output is not collapsed:\n%s", s)
@@ -235,10 +222,7 @@ func TestUIReloadStatus(t *testing.T) {
 	if !strings.Contains(h.screen(true), "broken") {
 		t.Errorf("the startup header does not report the broken extension:\n%s", h.screen(true))
 	}
-	h.typeText("/reload-ext")
-	h.send("\r")
-	h.waitText("extensions reloaded: 0 loaded, 1 failed")
-	h.idle()
+	h.submit("/reload-ext", "extensions reloaded: 0 loaded, 1 failed")
 	var armed bool
 	h.do(func(u *ui) { armed = u.flashTimer != nil })
 	if !armed {
@@ -281,16 +265,9 @@ var entryIDRE = regexp.MustCompile(`\b[0-9a-f]{8}\b`)
 func TestUIForkAndTree(t *testing.T) {
 	h := startUI(t, uiOptions{width: 70, height: 24, replies: []providertest.Reply{{Text: "first answer"}, {Text: "## second answer\n\nwith **markdown**"}, {Text: "`third` answer"}}})
 	h.idle()
-	h.typeText("first question")
-	h.send("\r")
-	h.waitText("first answer")
-	h.idle()
-	h.typeText("second question")
-	h.send("\r")
-	h.waitText("second answer")
-	h.idle()
-	h.typeText("/fork")
-	h.send("\r")
+	h.submit("first question", "first answer")
+	h.submit("second question", "second answer")
+	h.enter("/fork")
 	h.waitText("Fork from before")
 	h.send("\r") // the newest message is selected
 	h.waitText("new branch")
@@ -302,12 +279,8 @@ func TestUIForkAndTree(t *testing.T) {
 		t.Errorf("after /fork: editor %q with %d messages, want %q with 2", text, msgs, "second question")
 	}
 	h.send("\x15") // ctrl+u
-	h.typeText("another question")
-	h.send("\r")
-	h.waitText("third answer")
-	h.idle()
-	h.typeText("/tree")
-	h.send("\r")
+	h.submit("another question", "third answer")
+	h.enter("/tree")
 	h.waitText("Session tree")
 	// The branches are drawn as a tree under the entry they fork from,
 	// with the user's words, plain first lines and entry ids.
@@ -321,10 +294,7 @@ func TestUIResumePicker(t *testing.T) {
 	{
 		h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "saved answer"}}})
 		h.idle()
-		h.typeText("remember this")
-		h.send("\r")
-		h.waitText("saved answer")
-		h.idle()
+		h.submit("remember this", "saved answer")
 		h.stop()
 		base = h.home
 	}
@@ -426,13 +396,9 @@ func TestUISkills(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: greet\ndescription: greet people warmly\n---\nAlways greet with a wave emoji.\n"), 0o644)
 	}})
 	h.idle()
-	h.typeText("/skills")
-	h.send("\r")
+	h.enter("/skills")
 	h.waitText("greet people warmly")
-	h.typeText("/skill:greet say hi to Ana")
-	h.send("\r")
-	h.waitText("Greeted.")
-	h.idle()
+	h.submit("/skill:greet say hi to Ana", "Greeted.")
 	body, _ := json.Marshal(h.srv.Requests()[0].Body)
 	if !strings.Contains(string(body), "Always greet with a wave emoji.") || !strings.Contains(string(body), "say hi to Ana") {
 		t.Errorf("the request lacks the skill or the request text: %s", body)
@@ -452,17 +418,10 @@ func TestUISessionCommands(t *testing.T) {
 		{"/new", "new conversation"},
 	}
 	for _, st := range steps {
-		h.typeText(st.cmd)
-		h.send("\r")
-		h.waitText(st.want)
-		h.idle()
+		h.submit(st.cmd, st.want)
 	}
-	h.typeText("hello")
-	h.send("\r")
-	h.waitText("first")
-	h.idle()
-	h.typeText("/clear")
-	h.send("\r")
+	h.submit("hello", "first")
+	h.enter("/clear")
 	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
 }
 
@@ -527,26 +486,18 @@ for line in sys.stdin:
 // message the user picked (not its parent), with its text, and shows the
 // extension's refusal at once, without waiting for another key.
 func TestUIForkAsksAboutTheChosenMessage(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the fork guard is a Python extension")
-	}
+	needPython(t, "the fork guard is a Python extension")
 	base := t.TempDir()
 	dir, log := filepath.Join(base, "forkguard"), filepath.Join(base, "fork.log")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "guard.py"), []byte(forkGuard), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"forkguard","exec":"./guard.py"}`), 0o644)
+	writeRawExt(t, dir, "forkguard", "guard.py", forkGuard)
 	t.Setenv("FORK_LOG", log) // extensions get the process's environment
 	h := startUI(t, uiOptions{width: 70, height: 24, extensions: true, base: base, args: []string{"-e", dir},
 		replies: []providertest.Reply{{Text: "first answer"}, {Text: "second answer"}}})
 	h.idle()
 	for _, q := range []string{"first question", "second question"} {
-		h.typeText(q)
-		h.send("\r")
-		h.waitText(strings.Replace(q, "question", "answer", 1))
-		h.idle()
+		h.submit(q, strings.Replace(q, "question", "answer", 1))
 	}
-	h.typeText("/fork")
-	h.send("\r")
+	h.enter("/fork")
 	h.waitText("Fork from before")
 	h.send("\r") // the newest message is selected
 	// No other key: the refusal must show by itself.
@@ -602,18 +553,13 @@ for line in sys.stdin:
 // TestUIExtensionCommandReloads: a command that asks for a reload gets
 // its answer shown first, then the extensions reload.
 func TestUIExtensionCommandReloads(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the reloader is a Python extension")
-	}
+	needPython(t, "the reloader is a Python extension")
 	base := t.TempDir()
 	dir := filepath.Join(base, "reloader")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "rl.py"), []byte(reloader), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"reloader","exec":"./rl.py"}`), 0o644)
+	writeRawExt(t, dir, "reloader", "rl.py", reloader)
 	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base, args: []string{"-e", dir}})
 	h.idle()
-	h.typeText("/rl")
-	h.send("\r")
+	h.enter("/rl")
 	h.waitText("reload asked for")
 	h.waitText("extensions reloaded: 1 loaded")
 	if s := h.screen(true); strings.Contains(s, "stopped") {
@@ -641,14 +587,10 @@ for line in sys.stdin:
 // TestUITrustProject: a project extension does not run until the user
 // trusts the folder; the answer is remembered.
 func TestUITrustProject(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the project extension is a Python extension")
-	}
+	needPython(t, "the project extension is a Python extension")
 	base := t.TempDir()
 	dir := filepath.Join(base, "proj", ".zut", "extensions", "greeter")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "greet.py"), []byte(greeter), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"greeter","exec":"./greet.py"}`), 0o644)
+	writeRawExt(t, dir, "greeter", "greet.py", greeter)
 	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
 	h.waitText("Trust this folder?")
 	if s := h.screen(false); !strings.Contains(s, "greeter (./greet.py)") {
@@ -657,8 +599,7 @@ func TestUITrustProject(t *testing.T) {
 	h.send("\r") // Trust this folder
 	h.waitText("extensions reloaded: 1 loaded")
 	h.idle()
-	h.typeText("/greet")
-	h.send("\r")
+	h.enter("/greet")
 	h.waitText("hello from the project")
 	b, err := os.ReadFile(filepath.Join(base, "zuthome", "trust.json"))
 	if err != nil || !strings.Contains(string(b), filepath.Join(base, "proj")) {
@@ -669,8 +610,7 @@ func TestUITrustProject(t *testing.T) {
 	// The next start remembers the answer: no question, the extension runs.
 	h = startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
 	h.idle()
-	h.typeText("/greet")
-	h.send("\r")
+	h.enter("/greet")
 	h.waitText("hello from the project")
 	if s := h.screen(true); strings.Contains(s, "Trust this folder?") {
 		t.Errorf("asked again:\n%s", s)
@@ -681,16 +621,13 @@ func TestUITrustProject(t *testing.T) {
 func TestUITrustProjectNotNow(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "proj", ".zut", "extensions", "greeter")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "greet.py"), []byte(greeter), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"greeter","exec":"./greet.py"}`), 0o644)
+	writeRawExt(t, dir, "greeter", "greet.py", greeter)
 	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base})
 	h.waitText("Trust this folder?")
 	h.send("\x1b[B\r") // down, Not now
 	h.waitText("stay off")
 	h.idle()
-	h.typeText("/greet")
-	h.send("\r")
+	h.enter("/greet")
 	h.waitText("unknown command /greet")
 }
 
@@ -716,22 +653,17 @@ for line in sys.stdin:
 // the arguments are complete, in the confirmation dialog too, not only
 // once the call has finished.
 func TestUIRendererHeaderBeforeResult(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the renderer is a Python extension")
-	}
+	needPython(t, "the renderer is a Python extension")
 	base := t.TempDir()
 	dir := filepath.Join(base, "looks")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "looks.py"), []byte(headerRenderer), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"looks","exec":"./looks.py"}`), 0o644)
+	writeRawExt(t, dir, "looks", "looks.py", headerRenderer)
 	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base, args: []string{"-e", dir},
 		replies: []providertest.Reply{
 			{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: `{"command":"echo hi"}`}}},
 			{Text: "done"},
 		}})
 	h.idle()
-	h.typeText("run it")
-	h.send("\r")
+	h.enter("run it")
 	h.waitFor("the confirmation with the rendered header", func(s string) bool {
 		return strings.Contains(s, "RUN echo hi") && strings.Contains(s, "Allow")
 	})
@@ -747,8 +679,7 @@ func TestUIToolSummaries(t *testing.T) {
 		os.WriteFile(filepath.Join(h.home, "proj", "main.go"), []byte("package main\n\nfunc main() {}\n\nfunc helper(n int) int { return n }\n"), 0o644)
 	}})
 	h.idle()
-	h.typeText("outline main.go")
-	h.send("\r")
+	h.enter("outline main.go")
 	h.waitText("two functions")
 	s := h.screen(true)
 	for _, want := range []string{"✓ ast outline in main.go", "func main  main.go:3", "func helper  main.go:5"} {
@@ -788,28 +719,20 @@ for line in sys.stdin:
 // tool_call interception with source "user": a guard can refuse it (the
 // user sees why) or rewrite it.
 func TestUIShellThroughGuard(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the guard is a Python extension")
-	}
+	needPython(t, "the guard is a Python extension")
 	base := t.TempDir()
 	dir, log := filepath.Join(base, "guard"), filepath.Join(base, "guard.log")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "guard.py"), []byte(shellGuard), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"guard","exec":"./guard.py"}`), 0o644)
+	writeRawExt(t, dir, "guard", "guard.py", shellGuard)
 	victim := filepath.Join(base, "victim")
 	os.MkdirAll(victim, 0o755)
 	t.Setenv("GUARD_LOG", log)
 	h := startUI(t, uiOptions{width: 100, height: 24, extensions: true, base: base, args: []string{"-e", dir}})
 	h.idle()
-	h.typeText("!rm -rf " + victim)
-	h.send("\r")
-	h.waitText("rm -rf is not allowed here")
-	h.idle()
+	h.submit("!rm -rf "+victim, "rm -rf is not allowed here")
 	if _, err := os.Stat(victim); err != nil {
 		t.Errorf("the guarded command ran: %v", err)
 	}
-	h.typeText("!echo one")
-	h.send("\r")
+	h.enter("!echo one")
 	h.waitText("ONE")
 	b, _ := os.ReadFile(log)
 	if got := string(b); !strings.Contains(got, "user rm -rf "+victim) || !strings.Contains(got, "user echo one") {

@@ -27,8 +27,7 @@ func TestUIConfirmAlwaysAddsRule(t *testing.T) {
 		{Text: "Both ran."},
 	}})
 	h.idle()
-	h.typeText("run them")
-	h.send("\r")
+	h.enter("run them")
 	h.waitText("Always allow bash(printf *) in this project")
 	h.send("a")
 	// Nobody answers a second dialog: the answer comes only if the
@@ -41,8 +40,7 @@ func TestUIConfirmAlwaysAddsRule(t *testing.T) {
 	if got := fmt.Sprint(projects[proj]); !strings.Contains(got, "bash(printf *)") {
 		t.Fatalf("config.json permissions = %v, want allow bash(printf *) for %s", perms, proj)
 	}
-	h.typeText("/permissions")
-	h.send("\r")
+	h.enter("/permissions")
 	h.waitText("allow bash(printf *)")
 	h.waitText("config.json, this project")
 	h.send("\r")
@@ -67,8 +65,7 @@ func TestUIConfirmScrollsDiff(t *testing.T) {
 		{Text: "Written."},
 	}})
 	h.idle()
-	h.typeText("write notes")
-	h.send("\r")
+	h.enter("write notes")
 	h.waitText("Allow write?")
 	h.sync()
 	first := h.screen(false)

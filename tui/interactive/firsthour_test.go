@@ -23,10 +23,7 @@ import (
 func TestUINarrowingKeepsPrompts(t *testing.T) {
 	h := startUI(t, uiOptions{width: 100, height: 20, reflow: true, replies: []providertest.Reply{{Text: "An answer."}}})
 	h.idle()
-	h.typeText("hi there")
-	h.send("\r")
-	h.waitText("An answer.")
-	h.idle()
+	h.submit("hi there", "An answer.")
 	h.resize(50, 20)
 	h.idle()
 	if s := plainRows(h.screen(true)); !strings.Contains(s, "› hi there\n\nAn answer.") {
@@ -53,14 +50,8 @@ func plainRows(dump string) string {
 func TestUISessionPath(t *testing.T) {
 	h := startUI(t, uiOptions{width: 200, height: 24, replies: []providertest.Reply{{Text: "ok"}}})
 	h.idle()
-	h.typeText("hi")
-	h.send("\r")
-	h.waitText("ok")
-	h.idle()
-	h.typeText("/session")
-	h.send("\r")
-	h.waitText("messages:")
-	h.idle()
+	h.submit("hi", "ok")
+	h.submit("/session", "messages:")
 	var path string
 	h.do(func(u *ui) { path = u.app.Session().Path() })
 	rows := strings.Split(plainRows(h.screen(true)), "\n")
@@ -103,8 +94,7 @@ func TestUILinkURLShown(t *testing.T) {
 	h := startUI(t, uiOptions{profile: ansi.ProfileANSI256, vars: map[string]string{"TMUX": "/tmp/tmux-1/default,1,0", "TERM": "tmux-256color"},
 		replies: []providertest.Reply{{Text: "See [the docs](https://example.com/docs) for more."}}})
 	h.idle()
-	h.typeText("where?")
-	h.send("\r")
+	h.enter("where?")
 	h.waitText("for more.")
 	if s := h.screen(true); !strings.Contains(s, "See the docs (https://example.com/docs) for more.") {
 		t.Errorf("the link lost its URL:\n%s", s)
@@ -127,10 +117,7 @@ func TestUIResumeKeepsUsage(t *testing.T) {
 		s.Close()
 	}})
 	h.idle()
-	h.typeText("/resume " + id[:6])
-	h.send("\r")
-	h.waitText("resumed:")
-	h.idle()
+	h.submit("/resume "+id[:6], "resumed:")
 	footer := h.screen(false)
 	if !strings.Contains(footer, "ctx 25%") || !strings.Contains(footer, "$0.12") {
 		t.Errorf("the footer after /resume lacks the context use and cost:\n%s", footer)
@@ -199,8 +186,7 @@ func TestUIDumbTerminalPrompt(t *testing.T) {
 func TestUISettingsColumn(t *testing.T) {
 	h := startUI(t, uiOptions{width: 90, height: 24})
 	h.idle()
-	h.typeText("/settings")
-	h.send("\r")
+	h.enter("/settings")
 	h.waitText("Terminal alerts")
 	h.sync()
 	col := -1

@@ -2,17 +2,20 @@ package interactive
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
-	"github.com/zut-go/zut/agent/app"
-	"github.com/zut-go/zut/tui/ansi"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zut-go/zut/agent/app"
+	"github.com/zut-go/zut/tui/ansi"
 
 	"github.com/zut-go/zut/provider/providertest"
 	"github.com/zut-go/zut/tui/vt"
@@ -288,6 +291,47 @@ func (h *uiHarness) typeText(s string) {
 	h.t.Helper()
 	for _, r := range s {
 		h.send(string(r))
+	}
+}
+
+// enter types text and presses Enter.
+func (h *uiHarness) enter(text string) {
+	h.t.Helper()
+	h.typeText(text)
+	h.send("\r")
+}
+
+// submit enters text, waits until want shows, and waits for the UI to be
+// idle: one exchange of a conversation or one command.
+func (h *uiHarness) submit(text, want string) {
+	h.t.Helper()
+	h.enter(text)
+	h.waitText(want)
+	h.idle()
+}
+
+// needPython skips the test when python3 is not on PATH; why says what
+// of the test is written in Python.
+func needPython(t testing.TB, why string) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; " + why)
+	}
+}
+
+// writeRawExt writes the extension name into dir: its program prog (src,
+// executable) and an extension.json that runs it.
+func writeRawExt(t testing.TB, dir, name, prog, src string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, prog), []byte(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := json.Marshal(map[string]string{"name": name, "exec": "./" + prog})
+	if err := os.WriteFile(filepath.Join(dir, "extension.json"), m, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

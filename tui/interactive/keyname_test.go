@@ -2,8 +2,6 @@ package interactive
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,14 +171,10 @@ for line in sys.stdin:
 // pressed, whatever encoding the terminal uses, and a claim of a key no
 // key has is shown in the chat.
 func TestUIExtensionKeys(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the key claimer is a Python extension")
-	}
+	needPython(t, "the key claimer is a Python extension")
 	base := t.TempDir()
 	dir := filepath.Join(base, "keys")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "keys.py"), []byte(keyClaimer), 0o755)
-	os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"name":"keys","exec":"./keys.py"}`), 0o644)
+	writeRawExt(t, dir, "keys", "keys.py", keyClaimer)
 	h := startUI(t, uiOptions{width: 160, height: 40, extensions: true, base: base, args: []string{"-e", dir}})
 	h.idle()
 	h.waitText(`ignored register_shortcut key "ctrl+bogus": unknown key name "bogus"`)

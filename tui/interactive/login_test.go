@@ -15,8 +15,7 @@ func TestUILogin(t *testing.T) {
 	h := startUI(t, uiOptions{width: 80, height: 24, vars: map[string]string{"ANTHROPIC_API_KEY": ""},
 		replies: []providertest.Reply{{Text: "with a key"}}})
 	h.idle()
-	h.typeText("/login anthropic")
-	h.send("\r")
+	h.enter("/login anthropic")
 	h.waitText("API key for anthropic")
 	h.typeText("sk-ant-typed-secret")
 	h.flushInput()
@@ -35,8 +34,7 @@ func TestUILogin(t *testing.T) {
 	if keys["anthropic"] != "sk-ant-typed-secret" {
 		t.Errorf("auth.json holds %q, want the typed key", keys["anthropic"])
 	}
-	h.typeText("hello")
-	h.send("\r")
+	h.enter("hello")
 	h.waitText("with a key")
 	reqs := h.srv.Requests()
 	if len(reqs) != 1 || !reqs[0].HasKey {

@@ -3,7 +3,6 @@ package interactive
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +14,7 @@ import (
 // shows it, its tool is confirmed like bash (the dialog names the server
 // and the tool) and its result shows; its prompt is a slash command.
 func TestUIMCP(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed; the MCP server is a Python script")
-	}
+	needPython(t, "the MCP server is a Python script")
 	server, err := filepath.Abs("../../testdata/mcp/notes_server.py")
 	if err != nil {
 		t.Fatal(err)
@@ -37,27 +34,23 @@ func TestUIMCP(t *testing.T) {
 		if strings.Contains(s, "notes  ready  stdio, flag  1 tool, 1 prompt, 1 resource") {
 			return true
 		}
-		h.typeText("/mcp")
-		h.send("\r")
+		h.enter("/mcp")
 		h.idle()
 		return false
 	})
-	h.typeText("add a note")
-	h.send("\r")
+	h.enter("add a note")
 	h.waitText("Allow mcp__notes__add?")
 	h.waitText(`notes add {"text":"water the plants"}`)
 	h.send("y")
 	h.waitText("Added it.")
 	h.waitText("added: water the plants (2 notes)")
 
-	h.typeText("/mcp__notes__brief topic=plants")
-	h.send("\r")
+	h.enter("/mcp__notes__brief topic=plants")
 	h.waitText("Brief written.")
 	// /mcp reconnect starts it again and reports it once it is up.
 	ready := "notes  ready  stdio, flag  1 tool, 1 prompt, 1 resource"
 	before := strings.Count(h.screen(true), ready)
-	h.typeText("/mcp reconnect notes")
-	h.send("\r")
+	h.enter("/mcp reconnect notes")
 	h.waitText("starting MCP server notes again…")
 	h.waitFor("the report after the restart", func(s string) bool { return strings.Count(s, ready) > before })
 

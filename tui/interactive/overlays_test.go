@@ -88,15 +88,11 @@ func TestUIOverlaysClose(t *testing.T) {
 					setup:   savedSession})
 				h.idle()
 				// One exchange, for /fork and /tree.
-				h.typeText("first question")
-				h.send("\r")
-				h.waitText("first answer")
-				h.idle()
+				h.submit("first question", "first answer")
 				if tc.open != nil {
 					tc.open(h)
 				} else {
-					h.typeText(tc.command)
-					h.send("\r")
+					h.enter(tc.command)
 				}
 				h.waitFor(tc.wait, func(string) bool { return strings.Contains(h.screen(false), tc.wait) })
 				h.idle()

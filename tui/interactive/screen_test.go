@@ -31,20 +31,14 @@ func TestUIStartup(t *testing.T) {
 func TestUIStreamedAnswerWithCode(t *testing.T) {
 	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: codeAnswer, Chunks: 40, Usage: replyUsage(1200, 80)}}})
 	h.idle()
-	h.typeText("how do I read a file?")
-	h.send("\r")
-	h.waitText("That is all.")
-	h.idle()
+	h.submit("how do I read a file?", "That is all.")
 	uiGolden(t, "stream_code", h.screen(true))
 }
 
 func TestUIStreamedAnswerStyles(t *testing.T) {
 	h := startUI(t, uiOptions{profile: ansi.ProfileANSI256, replies: []providertest.Reply{{Text: codeAnswer, Chunks: 7}}})
 	h.idle()
-	h.typeText("styles")
-	h.send("\r")
-	h.waitText("That is all.")
-	h.idle()
+	h.submit("styles", "That is all.")
 	uiGolden(t, "stream_code_styles", h.styled())
 }
 
@@ -67,8 +61,7 @@ func TestUIToolCallWithDiff(t *testing.T) {
 		},
 	})
 	h.idle()
-	h.typeText("greet the world")
-	h.send("\r")
+	h.enter("greet the world")
 	h.waitText("Allow edit?")
 	h.sync()
 	uiGolden(t, "confirm", h.screen(false))
@@ -90,15 +83,11 @@ func TestUIConfirmDeny(t *testing.T) {
 		{Text: "Understood, I kept it."},
 	}})
 	h.idle()
-	h.typeText("clean up")
-	h.send("\r")
+	h.enter("clean up")
 	h.waitText("Allow bash?")
 	h.send("n")
 	h.waitText("Reason")
-	h.typeText("keep the build")
-	h.send("\r")
-	h.waitText("Understood, I kept it.")
-	h.idle()
+	h.submit("keep the build", "Understood, I kept it.")
 	reqs := h.srv.Requests()
 	body, _ := json.Marshal(reqs[len(reqs)-1].Body)
 	if len(reqs) != 2 || !strings.Contains(string(body), "keep the build") {
@@ -148,20 +137,14 @@ func TestUIWidgetsAndStatus(t *testing.T) {
 func TestUINarrowTerminal(t *testing.T) {
 	h := startUI(t, uiOptions{width: 20, height: 5, replies: []providertest.Reply{{Text: "A short answer that wraps over lines."}}})
 	h.idle()
-	h.typeText("hi there")
-	h.send("\r")
-	h.waitText("lines.")
-	h.idle()
+	h.submit("hi there", "lines.")
 	uiGolden(t, "narrow20", h.screen(true))
 }
 
 func TestUIWideCharacters(t *testing.T) {
 	h := startUI(t, uiOptions{width: 40, height: 14, replies: []providertest.Reply{{Text: "日本語のテキストは二つのセルを使います。絵文字も 👍🏽 と 👨‍👩‍👧 と 🇫🇷 です。", Chunks: 9}}})
 	h.idle()
-	h.typeText("漢字と emoji 🎉")
-	h.send("\r")
-	h.waitText("です。")
-	h.idle()
+	h.submit("漢字と emoji 🎉", "です。")
 	uiGolden(t, "cjk_emoji", h.screen(true))
 }
 
@@ -197,10 +180,7 @@ func TestUIResizeMidStream(t *testing.T) {
 func TestUIHelp(t *testing.T) {
 	h := startUI(t, uiOptions{width: 100, height: 30})
 	h.idle()
-	h.typeText("/help")
-	h.send("\r")
-	h.waitText("Commands")
-	h.idle()
+	h.submit("/help", "Commands")
 	uiGolden(t, "help", h.screen(true))
 }
 
@@ -272,10 +252,7 @@ func TestUINoColor(t *testing.T) {
 	h.sync()
 	menu := h.styled()
 	h.send("\x15") // ctrl+u
-	h.typeText("answer")
-	h.send("\r")
-	h.waitText("That is all.")
-	h.idle()
+	h.submit("answer", "That is all.")
 	s := h.styled() + menu
 	if strings.Contains(s, "fg=") || strings.Contains(s, "bg=") {
 		t.Errorf("NO_COLOR output has colours:\n%s", s)

@@ -52,12 +52,10 @@ func TestUITelegramMirror(t *testing.T) {
 			t.Logf("bot.log:\n%s", log)
 		}
 	})
-	h.typeText("/telegram connect")
-	h.send("\r")
+	h.enter("/telegram connect")
 	h.waitText("mirrored to Telegram @" + tg.BotUsername())
 
-	h.typeText("hi")
-	h.send("\r")
+	h.enter("hi")
 	h.waitText("Hello from the terminal.")
 	tg.WaitSent(t, owner.ID, "the mirrored answer", func(m telegramtest.Sent) bool { return strings.Contains(m.Text, "Hello from the terminal.") })
 
@@ -70,7 +68,6 @@ func TestUITelegramMirror(t *testing.T) {
 		t.Errorf("the model was not offered telegram_send_file while connected (%d requests)", len(reqs))
 	}
 
-	h.typeText("/telegram disconnect")
-	h.send("\r")
+	h.enter("/telegram disconnect")
 	h.waitText("the mirror to Telegram @" + tg.BotUsername() + " stopped")
 }

@@ -27,10 +27,7 @@ func TestUIPlanAndGoal(t *testing.T) {
 		{Text: "Done: every test passes."},
 	}})
 	h.idle()
-	h.typeText("refactor the parser")
-	h.send("\r")
-	h.waitText("Planned.")
-	h.idle()
+	h.submit("refactor the parser", "Planned.")
 	screen := h.screen(false)
 	for _, want := range []string{"Plan 1/3 · ctrl+t folds", "✓ Read the parser", "▶ Split the lexer", "○ Run the tests", "lexer first"} {
 		if !strings.Contains(screen, want) {
@@ -57,15 +54,11 @@ func TestUIPlanAndGoal(t *testing.T) {
 	if s := h.screen(false); strings.Contains(s, "○ Run the tests") {
 		t.Errorf("the folded plan still lists the items:\n%s", s)
 	}
-	h.typeText("/plan")
-	h.send("\r")
+	h.enter("/plan")
 	h.waitText("[>] Split the lexer")
 	h.waitText("✓ Read the parser") // /plan unfolds it
 
-	h.typeText("/goal make the tests pass")
-	h.send("\r")
-	h.waitText("Done: every test passes.")
-	h.idle()
+	h.submit("/goal make the tests pass", "Done: every test passes.")
 	screen = h.screen(false)
 	for _, want := range []string{"goal complete: go test passes", "◎ make the tests pass (complete)"} {
 		if !strings.Contains(screen, want) {
@@ -76,8 +69,7 @@ func TestUIPlanAndGoal(t *testing.T) {
 	if len(reqs) != 5 || !strings.Contains(string(reqs[3].Raw), "Continue working toward the goal: make the tests pass") {
 		t.Errorf("%d requests; want 5, the fourth the goal's continuation", len(reqs))
 	}
-	h.typeText("/goal history")
-	h.send("\r")
+	h.enter("/goal history")
 	h.waitText("complete model  make the tests pass — go test passes")
 }
 
@@ -90,8 +82,7 @@ func TestUISubagents(t *testing.T) {
 		{Text: "The subagent counted 12."},
 	}})
 	h.idle()
-	h.typeText("delegate the count")
-	h.send("\r")
+	h.enter("delegate the count")
 	h.waitText("Subagents (1) · /subagents")
 	h.waitText("sa-1 running")
 	h.waitText("The subagent counted 12.")
@@ -100,8 +91,7 @@ func TestUISubagents(t *testing.T) {
 		t.Errorf("the side rail stays after the subagent ended:\n%s", s)
 	}
 	h.waitText("subagent sa-1 done after 1 step")
-	h.typeText("/subagents")
-	h.send("\r")
+	h.enter("/subagents")
 	h.waitText("sa-1  count the Go files")
 	h.send("\r")
 	h.waitText("Show its transcript (read-only)")
@@ -121,8 +111,7 @@ func TestUIEscOffersToStopSubagents(t *testing.T) {
 		{Hang: true},
 	}})
 	h.idle()
-	h.typeText("start a helper")
-	h.send("\r")
+	h.enter("start a helper")
 	h.waitText("sa-1 running")
 	h.waitFor("both requests", func(string) bool { return len(h.srv.Requests()) == 3 })
 	h.send("\x1b")
@@ -160,8 +149,7 @@ func BenchmarkKeystrokeWhileSubagentsStream(b *testing.B) {
 	}
 	h := startUI(b, uiOptions{width: 120, height: 30, args: []string{"--yolo"}, decide: decide})
 	h.idle()
-	h.typeText("split it")
-	h.send("\r")
+	h.enter("split it")
 	h.waitText("Four subagents are working.")
 	h.waitText("Subagents (4)")
 	h.idle()

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/agent/tools/lsp/jsonrpc"
 )
 
@@ -138,8 +139,8 @@ func (s *server) launch() (err error) {
 	cmd.Dir = s.root
 	cmd.Env = s.environ
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	tools.SetProcessGroup(cmd)
+	cmd.Cancel = func() error { tools.SignalGroup(cmd, true); return nil }
 	cmd.WaitDelay = 2 * time.Second
 	err = cmd.Start()
 	inR.Close()
@@ -234,7 +235,7 @@ func (s *server) copyStderr(r *os.File, done chan struct{}) {
 func (s *server) wait(cmd *exec.Cmd, stderr *os.File, stderrDone chan struct{}) {
 	defer s.wg.Done()
 	err := cmd.Wait()
-	killGroup(cmd)
+	tools.SignalGroup(cmd, true)
 	state := "exit status 0"
 	if err != nil {
 		state = err.Error()

@@ -1,131 +1,20 @@
-package python_test
+package sdktest
 
-// The harness of the SDK tests: an extension directory holding a copy of
-// the SDK and a test program, a recording of the host's callbacks, and a
-// fake of zut's app answering host requests.
+// The host's side of the tests: a recording of the callbacks and a fake
+// of zut's app answering host requests.
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/zut-go/zut/ext/python"
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/proto"
 )
-
-// waitLimit guards waits for something that must happen; it is not a
-// timing assertion.
-const waitLimit = 30 * time.Second
-
-func needRuntime(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH; the Python SDK tests run the SDK in real Python processes")
-	}
-}
-
-// extDir writes an extension directory for the program testdata/<prog>:
-// extension.json, the program and the SDK. A non-empty filter is a sed
-// command that every line from the host goes through before the program
-// reads it (a shell wrapper runs both).
-func extDir(t testing.TB, name, prog, filter string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join("testdata", prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Base(prog)
-	write(t, filepath.Join(dir, base), src, 0o755)
-	write(t, filepath.Join(dir, python.FileName), python.Source(), 0o644)
-	exe := "./" + base
-	if filter != "" {
-		write(t, filepath.Join(dir, "wrap.sh"), []byte(fmt.Sprintf(wrapScript, filter, exe)), 0o755)
-		exe = "./wrap.sh"
-	}
-	m, _ := json.Marshal(map[string]any{"name": name, "version": "1.0.0", "exec": exe, "language": "python"})
-	write(t, filepath.Join(dir, "extension.json"), m, 0o644)
-	return dir
-}
-
-// wrapScript runs a filter (%s) on the host's lines through a FIFO and
-// execs the program (%s) on its output, so that the program's exit is the
-// extension's exit; the host kills the filter with the process group.
-const wrapScript = `#!/bin/sh
-fifo=./in.fifo
-rm -f "$fifo" && mkfifo "$fifo" || exit 1
-exec 3<&0
-%s <&3 >"$fifo" &
-exec 3<&-
-exec %s <"$fifo"
-`
-
-func write(t testing.TB, path string, data []byte, perm os.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, data, perm); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// start starts a host on dirs and fails the test unless every extension
-// is ok. At the end of the test it closes the host and checks that every
-// extension acknowledged shutdown and exited in time.
-func start(t *testing.T, cb host.Callbacks, dirs ...string) *host.Host {
-	t.Helper()
-	home := t.TempDir()
-	h, err := host.Start(context.Background(), host.Config{
-		Home: home, CWD: t.TempDir(), ExtDirs: dirs, ZutVersion: "test", Provider: "fake", Model: "m1",
-		Session: &proto.Session{ID: "b1"}, Callbacks: cb,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range h.Diagnostics() {
-		if r.Status != host.StatusOK {
-			log, _ := os.ReadFile(r.Log)
-			h.Close(context.Background())
-			t.Fatalf("%s: status %s (%s); log:\n%s", r.Name, r.Status, r.Error, log)
-		}
-	}
-	t.Cleanup(func() {
-		names := []string{}
-		for _, r := range h.Diagnostics() {
-			names = append(names, r.Name)
-		}
-		h.Close(context.Background())
-		for _, name := range names {
-			log, _ := os.ReadFile(host.LogPath(home, name))
-			if !strings.Contains(string(log), "shutdown acknowledged") || strings.Contains(string(log), "no exit within") {
-				t.Errorf("%s did not acknowledge shutdown and exit in time; log:\n%s", name, log)
-			}
-		}
-	})
-	return h
-}
-
-func logOf(t *testing.T, h *host.Host, name string) string {
-	t.Helper()
-	for _, r := range h.Diagnostics() {
-		if r.Name == name {
-			b, _ := os.ReadFile(r.Log)
-			return string(b)
-		}
-	}
-	t.Fatalf("no extension %s", name)
-	return ""
-}
 
 // recorder records callbacks as lines.
 type recorder struct {
@@ -268,37 +157,4 @@ func (a *fakeApp) serve(ctx context.Context, r *host.Request) {
 	default:
 		r.Respond(nil, fmt.Errorf("%s: not in this test", r.Method))
 	}
-}
-
-// command invokes /name args and returns the response without its id.
-func command(t *testing.T, h *host.Host, name, args string) proto.CommandResponse {
-	t.Helper()
-	r, err := h.InvokeCommand(context.Background(), name, args)
-	if err != nil {
-		t.Fatalf("InvokeCommand(%q, %q): %v", name, args, err)
-	}
-	r.ID = ""
-	return r
-}
-
-func display(t *testing.T, h *host.Host, name, args string) string {
-	t.Helper()
-	r := command(t, h, name, args)
-	if r.Error != "" {
-		t.Fatalf("/%s %s: error %q", name, args, r.Error)
-	}
-	return r.Display
-}
-
-func toolText(r host.ToolResult) string {
-	var parts []string
-	for _, c := range r.Content {
-		parts = append(parts, c.Type+":"+c.Text+c.MIMEType+c.Data)
-	}
-	return strings.Join(parts, " ")
-}
-
-func asJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -1,8 +1,9 @@
-package python_test
+package sdktest
 
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -11,14 +12,14 @@ import (
 )
 
 // BenchmarkToolCall measures a tool call's round trip through the real
-// host to a Python extension on the SDK and to the raw-JSON script doing
-// the same; the difference is the SDK's overhead per call (target: at
-// most 0.3 ms).
-func BenchmarkToolCall(b *testing.B) {
-	needRuntime(b)
-	for _, prog := range []string{"raw.py", "sdk.py"} {
-		b.Run(prog, func(b *testing.B) {
-			dir := extDir(b, "bench", "bench/"+prog, "")
+// host to each extension of Bench: the raw-JSON script and the one on
+// the SDK doing the same; the difference is the SDK's overhead per call
+// (target: at most 0.3 ms).
+func (s *SDK) BenchmarkToolCall(b *testing.B) {
+	s.needRuntime(b)
+	for _, prog := range s.Bench {
+		b.Run(filepath.Base(prog), func(b *testing.B) {
+			dir := s.extDir(b, "bench", prog, "")
 			h, err := host.Start(context.Background(), host.Config{Home: b.TempDir(), CWD: b.TempDir(), ExtDirs: []string{dir}})
 			if err != nil {
 				b.Fatal(err)

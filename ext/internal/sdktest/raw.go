@@ -1,4 +1,4 @@
-package node_test
+package sdktest
 
 // Bad input from the host side, which the real host never sends: the SDK
 // process is driven directly on pipes. After each bad line the extension
@@ -46,10 +46,12 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func startRaw(t testing.TB) *rawExt {
+// startRaw starts testdata/<Full> on pipes and goes through the
+// handshake.
+func (s *SDK) startRaw(t testing.TB) *rawExt {
 	t.Helper()
-	dir := extDir(t, "sdkfull", "full/full.mjs", "")
-	cmd := exec.Command(filepath.Join(dir, "full.mjs"))
+	dir := s.extDir(t, "sdkfull", s.Full, "")
+	cmd := exec.Command(filepath.Join(dir, filepath.Base(s.Full)))
 	cmd.Dir = dir
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
@@ -172,9 +174,11 @@ var badLines = []string{
 	"\xff\xfe not utf-8", strings.Repeat("[", 100000),
 }
 
-func TestBadInput(t *testing.T) {
-	needRuntime(t)
-	r := startRaw(t)
+// BadInput sends each of a list of bad lines to one SDK process and
+// checks after each that it still answers a command.
+func (s *SDK) BadInput(t *testing.T) {
+	s.needRuntime(t)
+	r := s.startRaw(t)
 	for _, line := range badLines {
 		name := line
 		if len(name) > 60 {
@@ -196,12 +200,12 @@ func TestBadInput(t *testing.T) {
 // FuzzLines sends each input as lines to one long-lived SDK process and
 // checks after each that it still answers. Inputs that shut it down are
 // skipped.
-func FuzzLines(f *testing.F) {
-	needRuntime(f)
+func (s *SDK) FuzzLines(f *testing.F) {
+	s.needRuntime(f)
 	for _, l := range badLines {
 		f.Add([]byte(l))
 	}
-	r := startRaw(f)
+	r := s.startRaw(f)
 	f.Cleanup(func() { r.stop(f) })
 	var mu sync.Mutex
 	f.Fuzz(func(t *testing.T, in []byte) {
