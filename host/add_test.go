@@ -323,15 +323,18 @@ func TestHostRequestCallback(t *testing.T) {
 }
 
 // TestHostRequestCrash checks that an extension exiting while its dialog
-// waits cancels the request and closes the dialog.
+// waits cancels the request and closes the dialog, and that a request
+// handed to Callbacks.HostRequest sees its context end when its extension
+// exits. (A request read after the exit was noticed is dropped without a
+// call; either way nothing waits.)
 func TestHostRequestCrash(t *testing.T) {
 	checkNoLeaks(t)
-	var ctxEnded sync.WaitGroup
-	ctxEnded.Add(1)
+	started, ended := make(chan struct{}, 2), make(chan struct{}, 2)
 	h, f := addedFixture(t, nil, func(c *Config) {
 		c.Callbacks.HostRequest = func(ctx context.Context, r *Request) {
+			started <- struct{}{}
 			<-ctx.Done()
-			ctxEnded.Done()
+			ended <- struct{}{}
 		}
 	}, []string{"d", "-caps", allCaps, "-added", "-commands", "exit-during"},
 		[]string{"e", "-caps", allCaps, "-added", "-commands", "exit-during"})
@@ -340,13 +343,28 @@ func TestHostRequestCrash(t *testing.T) {
 	}
 	f.rec.wait(t, "ui_request_done d")
 	f.rec.wait(t, "exited d")
-	if _, err := h.InvokeCommand(context.Background(), "exit-during", `session.info {}`); err != nil {
-		// e is found only once d's registration is gone.
-		if !strings.Contains(err.Error(), "stopped") {
-			t.Fatalf("InvokeCommand: %v", err)
+	// e answers the command once d's registration is gone.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := h.InvokeCommand(context.Background(), "exit-during", `session.info {}`)
+		if err == nil || !strings.Contains(err.Error(), "stopped") {
+			break
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("InvokeCommand still reaches the stopped d after 60s: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	ctxEnded.Wait()
+	f.rec.wait(t, "exited e")
+	select {
+	case <-started:
+		select {
+		case <-ended:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the HostRequest callback's context did not end within 60s of its extension's exit")
+		}
+	default:
+	}
 }
 
 // TestUI2Frames checks the one-way frames of ui2 and the additive
