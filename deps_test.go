@@ -67,16 +67,17 @@ var importPolicy = map[string][]string{
 	"agent/bot/telegram/telegramtest": {"agent", "agent/bot", "agent/tools"},
 
 	// The extension host, the SDK and zut ext.
-	"proto":                 {},
-	"ext":                   {"proto"},
-	"host":                  {"host/procgroup", "proto"},
-	"host/extcmd":           {"host", "host/exttest", "host/extinit", "host/internal/cmdline"},
-	"host/exttest":          {"host", "host/internal/cmdline", "host/procgroup", "proto"},
-	"host/extinit":          {"ext/python", "ext/node", "host/internal/cmdline"},
-	"host/mcp":              {"host/procgroup"},
-	"host/mcpcmd":           {"host/mcp"},
-	"host/procgroup":        {},
-	"host/internal/cmdline": {},
+	"proto":                  {},
+	"ext":                    {"proto"},
+	"host":                   {"host/internal/jsonfile", "host/procgroup", "proto"},
+	"host/extcmd":            {"host", "host/exttest", "host/extinit", "host/internal/cmdline"},
+	"host/exttest":           {"host", "host/internal/cmdline", "host/procgroup", "proto"},
+	"host/extinit":           {"ext/python", "ext/node", "host/internal/cmdline"},
+	"host/mcp":               {"host/internal/jsonfile", "host/procgroup"},
+	"host/mcpcmd":            {"host/mcp"},
+	"host/procgroup":         {},
+	"host/internal/cmdline":  {},
+	"host/internal/jsonfile": {},
 
 	// The SDKs of other languages, embedded for zut ext init, and the
 	// tests their packages share, which run them under the real host.

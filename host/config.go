@@ -87,6 +87,10 @@ const (
 	MaxContext = 16 << 10
 )
 
+// DefaultTimeouts are the protocol's deadlines, the ones a zero field of
+// Timeouts takes; zut ext test holds extensions to the same values.
+func DefaultTimeouts() Timeouts { return Timeouts{}.withDefaults() }
+
 func (t Timeouts) withDefaults() Timeouts {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {

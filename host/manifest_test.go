@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zut-go/zut/host/internal/jsonfile"
 )
 
 func TestReadManifest(t *testing.T) {
@@ -242,7 +244,7 @@ func FuzzManifest(f *testing.F) {
 			return
 		}
 		rewritten, _ := os.ReadFile(file)
-		if _, err := orderedMembers(rewritten); err != nil {
+		if _, err := jsonfile.Members(rewritten); err != nil {
 			t.Fatalf("SetEnabled(%q) wrote %q, which does not parse: %v", data, rewritten, err)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/host"
 )
 
 // Phases in the order the tester runs them. Options.Only names one.
@@ -80,22 +82,25 @@ func (t Timeouts) withDefaults() Timeouts {
 			*d = v
 		}
 	}
-	def(&t.Hello, 5*time.Second)
-	def(&t.Quiet, 250*time.Millisecond)
-	def(&t.Ready, 3*time.Second)
-	def(&t.Command, 30*time.Second)
-	def(&t.Tool, 60*time.Second)
-	def(&t.Intercept, 5*time.Second)
-	def(&t.Write, 5*time.Second)
-	def(&t.Shutdown, 2*time.Second)
-	def(&t.Kill, time.Second)
+	// The protocol's deadlines come from the host, so that the tester and
+	// zut never disagree; the rest are the tester's own.
+	h := host.DefaultTimeouts()
+	def(&t.Hello, h.Hello)
+	def(&t.Quiet, h.Quiet)
+	def(&t.Ready, h.Ready)
+	def(&t.Command, h.Command)
+	def(&t.Tool, h.Tool)
+	def(&t.Intercept, h.Intercept)
+	def(&t.Write, h.Write)
+	def(&t.Shutdown, h.Shutdown)
+	def(&t.Kill, h.Kill)
+	def(&t.EditorKey, h.EditorKey)
+	def(&t.Render, h.Render)
+	def(&t.Complete, h.Complete)
 	def(&t.Interactive, 10*time.Second)
 	def(&t.EOF, 2*time.Second)
 	def(&t.Mismatch, 2*time.Second)
 	def(&t.Group, 500*time.Millisecond)
-	def(&t.EditorKey, 200*time.Millisecond)
-	def(&t.Render, time.Second)
-	def(&t.Complete, 2*time.Second)
 	return t
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/zut-go/zut/host/internal/jsonfile"
 )
 
 // storedAuth is what zut keeps about one server's authorization, in
@@ -81,41 +83,5 @@ func saveAuth(path string, a *storedAuth) error {
 	if err != nil {
 		return fmt.Errorf("save authorization: %w", err)
 	}
-	return writeFileAtomic(path, append(data, '\n'), 0o600)
-}
-
-// writeFileAtomic writes data to a temporary file beside path, syncs it
-// and renames it over path.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	ok = true
-	return nil
+	return jsonfile.WriteAtomic(path, append(data, '\n'), 0o600)
 }

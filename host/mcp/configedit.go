@@ -7,72 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+
+	"github.com/zut-go/zut/host/internal/jsonfile"
 )
-
-// member is one member of a JSON object, kept in the file's order.
-type member struct {
-	key   string
-	value json.RawMessage
-}
-
-// decodeObject reads a JSON object into its members, in order.
-func decodeObject(data []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, member{key, v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// encodeObject writes members as an indented JSON object.
-func encodeObject(members []member, indent string) []byte {
-	if len(members) == 0 {
-		return []byte("{}")
-	}
-	var b bytes.Buffer
-	b.WriteString("{\n")
-	for i, m := range members {
-		b.WriteString(indent + "  " + strconv.Quote(m.key) + ": ")
-		var v bytes.Buffer
-		if err := json.Indent(&v, m.value, indent+"  ", "  "); err != nil {
-			b.Write(m.value)
-		} else {
-			b.Write(v.Bytes())
-		}
-		if i < len(members)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(indent + "}")
-	return b.Bytes()
-}
 
 // editServers applies edit to the "mcpServers" members of the file at
 // path and writes it back atomically, keeping every other key and the
 // order of the members. A missing file starts empty.
-func editServers(path string, perm os.FileMode, edit func([]member) ([]member, error)) error {
+func editServers(path string, perm os.FileMode, edit func([]jsonfile.Member) ([]jsonfile.Member, error)) error {
 	data, err := ReadConfigFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		data, err = []byte("{}"), nil
@@ -80,49 +22,49 @@ func editServers(path string, perm os.FileMode, edit func([]member) ([]member, e
 	if err != nil {
 		return err
 	}
-	top, err := decodeObject(data)
+	top, err := jsonfile.Members(data)
 	if err != nil {
 		return fmt.Errorf("edit mcp config %s: %v; fix or remove the file", path, err)
 	}
 	idx := -1
 	for i, m := range top {
-		if m.key == "mcpServers" {
+		if m.Key == "mcpServers" {
 			idx = i
 		}
 	}
-	var servers []member
+	var servers []jsonfile.Member
 	if idx >= 0 {
-		if servers, err = decodeObject(top[idx].value); err != nil {
+		if servers, err = jsonfile.Members(top[idx].Value); err != nil {
 			return fmt.Errorf("edit mcp config %s: \"mcpServers\": %v", path, err)
 		}
 	}
 	if servers, err = edit(servers); err != nil {
 		return err
 	}
-	val := encodeObject(servers, "  ")
+	val := jsonfile.Encode(servers, "  ")
 	if idx >= 0 {
-		top[idx].value = val
+		top[idx].Value = val
 	} else {
-		top = append(top, member{"mcpServers", val})
+		top = append(top, jsonfile.Member{Key: "mcpServers", Value: val})
 	}
-	// encodeObject re-indents values; the servers object is already
+	// Encode re-indents values; the servers object is already
 	// indented for its place, so compact it first.
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, val); err == nil {
 		for i := range top {
-			if top[i].key == "mcpServers" {
-				top[i].value = compact.Bytes()
+			if top[i].Key == "mcpServers" {
+				top[i].Value = compact.Bytes()
 			}
 		}
 	}
-	out := append(encodeObject(top, ""), '\n')
+	out := append(jsonfile.Encode(top, ""), '\n')
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return writeFileAtomic(path, out, perm)
+	return jsonfile.WriteAtomic(path, out, perm)
 }
 
 // AddServer adds the server name, defined by entry (a JSON object such as
@@ -133,13 +75,13 @@ func AddServer(path, name string, entry json.RawMessage, perm os.FileMode) error
 	if !isJSONObject(entry) {
 		return fmt.Errorf("add mcp server %q: the definition is not a JSON object", name)
 	}
-	return editServers(path, perm, func(ms []member) ([]member, error) {
+	return editServers(path, perm, func(ms []jsonfile.Member) ([]jsonfile.Member, error) {
 		for _, m := range ms {
-			if m.key == name {
+			if m.Key == name {
 				return nil, fmt.Errorf("add mcp server %q: %s already has a server of that name; remove it first with `zut mcp remove %s`", name, path, name)
 			}
 		}
-		return append(ms, member{name, entry}), nil
+		return append(ms, jsonfile.Member{Key: name, Value: entry}), nil
 	})
 }
 
@@ -150,9 +92,9 @@ func RemoveServer(path, name string) (found bool, err error) {
 		return false, nil
 	}
 	errNotFound := errors.New("not found")
-	err = editServers(path, 0o644, func(ms []member) ([]member, error) {
+	err = editServers(path, 0o644, func(ms []jsonfile.Member) ([]jsonfile.Member, error) {
 		for i, m := range ms {
-			if m.key == name {
+			if m.Key == name {
 				return append(ms[:i:i], ms[i+1:]...), nil
 			}
 		}

@@ -1,0 +1,82 @@
+package jsonfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMembersEncode(t *testing.T) {
+	tests := []struct {
+		name, in, want, err string
+	}{
+		{name: "order and unknown keys kept", in: `{"z":1,"a":{"b":[1,2]},"m":"x"}`,
+			want: "{\n  \"z\": 1,\n  \"a\": {\n    \"b\": [\n      1,\n      2\n    ]\n  },\n  \"m\": \"x\"\n}"},
+		{name: "empty object", in: ` {} `, want: "{}"},
+		{name: "array", in: `[1]`, err: "not a JSON object"},
+		{name: "trailing data", in: `{"a":1} {}`, err: "data after the object"},
+		{name: "cut short", in: `{"a":`, err: "EOF"},
+		{name: "empty", in: ``, err: "EOF"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := Members([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("Members(%q) error = %v, want %q", tc.in, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(Encode(ms, "")); got != tc.want {
+				t.Errorf("Encode = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestEncodeIndent(t *testing.T) {
+	got := string(Encode([]Member{{"k", []byte(`{"x":true}`)}}, "  "))
+	want := "{\n    \"k\": {\n      \"x\": true\n    }\n  }"
+	if got != want {
+		t.Errorf("Encode with indent = %q, want %q", got, want)
+	}
+}
+
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		perm os.FileMode
+		data string
+	}{
+		{"new file private", 0o600, "a\n"},
+		{"replaced, other mode", 0o644, "bb\n"},
+	}
+	path := filepath.Join(dir, "f.json")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := WriteAtomic(path, []byte(tc.data), tc.perm); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil || string(got) != tc.data {
+				t.Fatalf("file = %q, %v; want %q", got, err, tc.data)
+			}
+			fi, _ := os.Stat(path)
+			if fi.Mode().Perm() != tc.perm {
+				t.Errorf("mode = %v, want %v", fi.Mode().Perm(), tc.perm)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d entries, want only the file (no temporary left)", len(entries))
+	}
+	if err := WriteAtomic(filepath.Join(dir, "missing", "f.json"), nil, 0o600); err == nil || !strings.Contains(err.Error(), "write ") {
+		t.Errorf("WriteAtomic into a missing directory = %v, want a write error", err)
+	}
+}
