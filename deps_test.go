@@ -72,7 +72,7 @@ var importPolicy = map[string][]string{
 	"host":                   {"host/internal/jsonfile", "host/procgroup", "proto"},
 	"host/extcmd":            {"host", "host/exttest", "host/extinit", "host/internal/cmdline"},
 	"host/exttest":           {"host", "host/internal/cmdline", "host/procgroup", "proto"},
-	"host/extinit":           {"ext/python", "ext/node", "host/internal/cmdline"},
+	"host/extinit":           {"ext/python", "ext/node", "host", "host/internal/cmdline"},
 	"host/mcp":               {"host/internal/jsonfile", "host/procgroup"},
 	"host/mcpcmd":            {"host/mcp"},
 	"host/procgroup":         {},

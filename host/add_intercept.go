@@ -157,7 +157,7 @@ func (h *Host) InterceptContextPrepare(ctx context.Context, msgs []proto.Context
 		if !ok || r.Messages == nil {
 			continue
 		}
-		if err := checkContext(r.Messages, len(msgs)); err != nil {
+		if err := CheckContext(r.Messages, len(msgs)); err != nil {
 			msg := fmt.Sprintf("sent context_prepare messages that cannot be used, ignored them: %v", err)
 			e.warn("%s", msg)
 			h.logChat(e.name, msg)
@@ -168,11 +168,11 @@ func (h *Host) InterceptContextPrepare(ctx context.Context, msgs []proto.Context
 	return cur, changed
 }
 
-// checkContext validates a context_prepare replacement against a window
-// of n messages.
-func checkContext(msgs []proto.ContextMessage, n int) error {
+// CheckContext validates a context_prepare replacement against a window
+// of n messages (zut ext test holds answers to it too).
+func CheckContext(msgs []proto.ContextMessage, n int) error {
 	if len(msgs) == 0 {
-		return fmt.Errorf("the list is empty; return null to keep the context")
+		return fmt.Errorf("the list is empty; answer null to keep the context")
 	}
 	for i, m := range msgs {
 		switch m.Role {

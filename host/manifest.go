@@ -163,7 +163,7 @@ func (m *Manifest) decode(data []byte) error {
 	if _, ok := raw["name"]; !ok || m.Name == "" {
 		return &ManifestError{File: m.File, Field: "name", Err: errors.New("missing; every extension needs a name")}
 	}
-	if err := checkName(m.Name); err != nil {
+	if err := CheckName(m.Name); err != nil {
 		return &ManifestError{File: m.File, Field: "name", Err: err}
 	}
 	return nil
@@ -259,10 +259,13 @@ func within(root, p string) bool {
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
-// checkName accepts names that are safe in a file name (the log is
-// ext-<name>.log): letters, digits, '.', '_' and '-', not starting with
-// '.' or '-', at most 64 bytes.
-func checkName(name string) error {
+// CheckName accepts extension names that are safe in a file name (the
+// log is ext-<name>.log): letters, digits, '.', '_' and '-', not starting
+// with '.' or '-', at most 64 bytes. zut ext init holds new names to it.
+func CheckName(name string) error {
+	if name == "" {
+		return errors.New("is empty; give one such as my-ext")
+	}
 	if len(name) > 64 {
 		return fmt.Errorf("%q is longer than 64 bytes", name)
 	}

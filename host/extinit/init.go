@@ -21,6 +21,7 @@ import (
 
 	"github.com/zut-go/zut/ext/node"
 	"github.com/zut-go/zut/ext/python"
+	"github.com/zut-go/zut/host"
 )
 
 // Languages Init writes.
@@ -90,7 +91,7 @@ type data struct {
 // or be empty; the parent directories are created. On failure it removes
 // what it wrote.
 func Init(dir, name string, opts Options) error {
-	if err := checkName(name); err != nil {
+	if err := host.CheckName(name); err != nil {
 		return fmt.Errorf("init extension: name %v", err)
 	}
 	if opts.Lang == "" {
@@ -210,27 +211,6 @@ func writeAll(dir string, files []file) (err error) {
 		// may take bits away: set the mode the program needs.
 		if err := os.Chmod(p, f.perm); err != nil {
 			return fmt.Errorf("init extension: %w", err)
-		}
-	}
-	return nil
-}
-
-// checkName accepts what a manifest accepts (host.ReadManifest): letters,
-// digits, '_', and '.' or '-' after the first character, at most 64 bytes.
-// Such a name is also a valid command name and, with '.' as '_', a valid
-// tool name.
-func checkName(name string) error {
-	if name == "" {
-		return errors.New("is empty; give one such as my-ext")
-	}
-	if len(name) > 64 {
-		return fmt.Errorf("%q is longer than 64 bytes", name)
-	}
-	for i, c := range name {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' ||
-			i > 0 && (c == '.' || c == '-')
-		if !ok {
-			return fmt.Errorf("%q may use only letters, digits, '.', '_' and '-', and must start with a letter, digit or '_'", name)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/proto"
 )
 
@@ -184,30 +185,11 @@ func (r *run) judgeChain(ic proto.EventIntercept, a *proto.EventInterceptRespons
 		}
 	case proto.EventContextPrepare:
 		if a.Messages != nil {
-			if err := checkMessages(a.Messages, len(ic.Messages)); err != nil {
+			if err := host.CheckContext(a.Messages, len(ic.Messages)); err != nil {
 				r.chainNote(subject, Fail, rec, "the messages cannot be used: %v; zut ignores them and says so in the chat", err)
 			}
 		}
 	}
-}
-
-// checkMessages validates a context_prepare answer against a window of n
-// messages.
-func checkMessages(msgs []proto.ContextMessage, n int) error {
-	if len(msgs) == 0 {
-		return fmt.Errorf("the list is empty; answer null to keep the context")
-	}
-	for i, m := range msgs {
-		switch m.Role {
-		case proto.RoleUser, proto.RoleAssistant, proto.RoleSystem:
-		default:
-			return fmt.Errorf("message %d has role %q; use user, assistant or system", i, m.Role)
-		}
-		if m.Index < -1 || m.Index >= n {
-			return fmt.Errorf("message %d has index %d; use -1 for a new message or 0..%d", i, m.Index, n-1)
-		}
-	}
-	return nil
 }
 
 // again sends an interceptor its own rewrite, as the next link of a chain
