@@ -96,6 +96,19 @@ func Plural(n int, word string) string { return plural(n, word) }
 // Clip shortens s to at most n runes, marking the cut with "…".
 func Clip(s string, n int) string { return clip(s, n) }
 
+// WriteFile replaces the file at path with data the way the write and
+// edit tools do: atomically, keeping its permission bits, through a
+// symlink to its target (via, "" for no link), refusing a link owned by
+// another user and anything but a regular file.
+func WriteFile(path string, data []byte) (via string, err error) {
+	_, via, err = writeAtomic(path, data)
+	return via, err
+}
+
+// UnwrapPath drops the operation and path of a *fs.PathError or
+// *os.LinkError, for messages that name the path already.
+func UnwrapPath(err error) error { return unwrapPath(err) }
+
 // CapText keeps the head of text that fits maxLines lines and maxBytes
 // bytes. When anything is cut it appends one line saying what was shown,
 // what was left out, and hint (how to get the rest, for example "call

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // maxDocument bounds the files sent to a server.
@@ -200,7 +202,7 @@ func (s *server) openText(abs string) *text {
 // fileError is a sync that failed on the file rather than the server.
 type fileError struct{ err error }
 
-func (e *fileError) Error() string { return unwrapPath(e.err).Error() }
+func (e *fileError) Error() string { return tools.UnwrapPath(e.err).Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
 // hasLoneCR reports whether s holds a CR that is not part of a CRLF.

@@ -3,13 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // fileEdits turns the WorkspaceEdit of a rename into one FileEdit per
@@ -61,7 +59,7 @@ func (s *server) fileEdits(we workspaceEdit) ([]FileEdit, error) {
 	for _, p := range paths {
 		data, err := readBounded(p, maxDocument)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %v", p, unwrapPath(err))
+			return nil, fmt.Errorf("read %s: %v", p, tools.UnwrapPath(err))
 		}
 		if v := versions[p]; v != nil {
 			s.docs.mu.Lock()
@@ -128,7 +126,7 @@ func WriteEdits(ctx context.Context, edits []FileEdit) error {
 	for _, fe := range edits {
 		data, err := readBounded(fe.Path, maxDocument)
 		if err != nil {
-			return fmt.Errorf("read %s: %v; nothing was written", fe.Path, unwrapPath(err))
+			return fmt.Errorf("read %s: %v; nothing was written", fe.Path, tools.UnwrapPath(err))
 		}
 		if string(data) != fe.Old {
 			return fmt.Errorf("%s changed since the rename was computed; nothing was written; call rename again", fe.Path)
@@ -138,58 +136,9 @@ func WriteEdits(ctx context.Context, edits []FileEdit) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("aborted after writing %d of %d files", i, len(edits))
 		}
-		if err := replaceFile(fe.Path, []byte(fe.New)); err != nil {
+		if _, err := tools.WriteFile(fe.Path, []byte(fe.New)); err != nil {
 			return fmt.Errorf("write %s: %v (%d of %d files were written before it)", fe.Path, err, i, len(edits))
 		}
 	}
 	return nil
-}
-
-// replaceFile writes data over the existing file at path atomically.
-func replaceFile(path string, data []byte) (err error) {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return unwrapPath(err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".zut-*.tmp")
-	if err != nil {
-		return unwrapPath(err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return unwrapPath(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return unwrapPath(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return unwrapPath(err)
-	}
-	if err := os.Chmod(tmp.Name(), fi.Mode().Perm()); err != nil {
-		return unwrapPath(err)
-	}
-	return unwrapPath(os.Rename(tmp.Name(), path))
-}
-
-// unwrapPath drops the operation and path of a path error, for messages
-// that name the path already.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // target is the file, and the position in it, that one call is about.
@@ -42,7 +44,7 @@ func (t *lspTool) open(ctx context.Context, c call, progress func(string)) (*tar
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s: no such file; give the path of a source file", tg.shown)
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", tg.shown, unwrapPath(err))
+		return nil, fmt.Errorf("%s: %v", tg.shown, tools.UnwrapPath(err))
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s is a directory; give the path of a source file", tg.shown)
 	}

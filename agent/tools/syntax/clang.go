@@ -1,6 +1,10 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
+)
 
 // The rules for C and C++. Shown: #include and #define lines; functions
 // (definitions and prototypes, with Class::method definitions marked as
@@ -382,14 +386,14 @@ func cDirective(o *outliner, sc scope, t token) {
 	switch word {
 	case "include", "import", "include_next":
 		name := strings.Trim(strings.Fields(rest + " x")[0], `<>"`)
-		o.add(sc, Symbol{Kind: KindImport, Name: name, Line: t.line, nameOff: t.off, Signature: clip(sig, maxSignature)})
+		o.add(sc, Symbol{Kind: KindImport, Name: name, Line: t.line, nameOff: t.off, Signature: tools.Clip(sig, maxSignature)})
 	case "define":
 		end := 0
 		for end < len(rest) && isIdentChar(rest[end], cSpec) {
 			end++
 		}
 		if end > 0 {
-			o.add(sc, Symbol{Kind: KindMacro, Name: rest[:end], Line: t.line, nameOff: t.off, Signature: clip(sig, maxSignature)})
+			o.add(sc, Symbol{Kind: KindMacro, Name: rest[:end], Line: t.line, nameOff: t.off, Signature: tools.Clip(sig, maxSignature)})
 		}
 	}
 }

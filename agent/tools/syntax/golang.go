@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // goFile is one parsed Go file.
@@ -82,9 +84,9 @@ var tidier = strings.NewReplacer("( ", "(", "[ ", "[", ", )", ")", ",)", ")", " 
 func tidy(s string) string {
 	s = oneLine(s)
 	if !strings.ContainsAny(s, "([{") {
-		return clip(s, maxSignature)
+		return tools.Clip(s, maxSignature)
 	}
-	return clip(tidier.Replace(s), maxSignature)
+	return tools.Clip(tidier.Replace(s), maxSignature)
 }
 
 // recvType is the name of a method's receiver type ("T" in (t *T[K])).

@@ -1,6 +1,10 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
+)
 
 // outlinePython outlines Python from its tokens. Statements are logical
 // lines (a line break inside brackets, or after a backslash, does not end
@@ -74,7 +78,7 @@ func outlinePython(toks []token, src string) []Symbol {
 			}
 			sig := joinTokens(line[:pyHeaderEnd(line)])
 			if len(decorators) > 0 {
-				sig = clip(strings.Join(decorators, " ")+" "+sig, maxSignature)
+				sig = tools.Clip(strings.Join(decorators, " ")+" "+sig, maxSignature)
 			}
 			s.Signature = sig
 			out = append(out, s)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/scanner"
 	"strings"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // fileResult is what one file yields for one call.
@@ -74,9 +76,9 @@ func analyze(action string, q query, lang *language, display string, src []byte)
 func firstError(err error) string {
 	var el scanner.ErrorList
 	if errors.As(err, &el) && len(el) > 0 {
-		return clip(fmt.Sprintf("line %d:%d: %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Msg), 200)
+		return tools.Clip(fmt.Sprintf("line %d:%d: %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Msg), 200)
 	}
-	return clip(err.Error(), 200)
+	return tools.Clip(err.Error(), 200)
 }
 
 func countLines(src []byte) int {

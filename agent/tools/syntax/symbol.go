@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zut-go/zut/agent/tools"
 )
 
 // Symbol is one declaration, call or reference found in a file.
@@ -157,21 +159,6 @@ func oneLine(s string) string {
 	return string(b)
 }
 
-// clip shortens s to at most n runes, marking the cut with "…".
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
-}
-
 // lineText is the line of src holding offset off, trimmed and clipped. A
 // long line (minified code) is shown as a window around off, so that the
 // cost does not grow with the line.
@@ -198,5 +185,5 @@ func lineText(src string, off int) string {
 			end--
 		}
 	}
-	return clip(strings.TrimSpace(strings.TrimSuffix(src[start:end], "\r")), maxSignature)
+	return tools.Clip(strings.TrimSpace(strings.TrimSuffix(src[start:end], "\r")), maxSignature)
 }
