@@ -51,7 +51,7 @@ import (
 // (providertest.ParseScript; $WORK in it is the work directory, for tools
 // that take absolute paths: the tools run in the package's directory);
 // any other file is written into the work
-// directory ($WORK). $EXT/NAME is a fresh copy of the extension NAME
+// directory ($WORK), executable when it starts with "#!". $EXT/NAME is a fresh copy of the extension NAME
 // (examples/extensions/NAME, or testdata/ext/NAME) with its binary
 // built. Lines are normalised: times, session and entry ids, paths and the
 // version are replaced by placeholders.

@@ -52,7 +52,11 @@ func TestRPCTranscripts(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(p, f.data, 0o644); err != nil {
+				mode := os.FileMode(0o644)
+				if bytes.HasPrefix(f.data, []byte("#!")) {
+					mode = 0o755 // a script, such as a raw extension
+				}
+				if err := os.WriteFile(p, f.data, mode); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -739,3 +739,62 @@ func TestUIShellThroughGuard(t *testing.T) {
 		t.Errorf("the guard saw:\n%s\nwant both commands with source user", got)
 	}
 }
+
+// switchGuard is a raw Python extension that cancels every session switch
+// (before_session_switch) and logs each reason it was asked about.
+const switchGuard = `#!/usr/bin/env python3
+import json, os, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "switchguard", "capabilities": ["intercepts2"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "subscribe", "intercept": ["before_session_switch"]})
+        emit({"type": "ready"})
+    elif m["type"] == "event_intercept":
+        with open(os.environ["SWITCH_LOG"], "a") as f:
+            f.write(m.get("reason", "") + "\n")
+        emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "stay in " + m.get("reason", "")})
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUISessionSwitchCancelled: when an extension cancels /new, /clear or
+// /resume, its reason shows at once, without another key, and the
+// conversation stays.
+func TestUISessionSwitchCancelled(t *testing.T) {
+	needPython(t, "the switch guard is a Python extension")
+	tests := []struct{ command, reason string }{
+		{"/new", "new"},
+		{"/clear", "clear"},
+		{"/resume 0123abcd", "resume"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.reason, func(t *testing.T) {
+			base := t.TempDir()
+			dir, log := filepath.Join(base, "switchguard"), filepath.Join(base, "switch.log")
+			writeRawExt(t, dir, "switchguard", "guard.py", switchGuard)
+			t.Setenv("SWITCH_LOG", log)
+			h := startUI(t, uiOptions{width: 70, height: 24, extensions: true, base: base, args: []string{"-e", dir},
+				replies: []providertest.Reply{{Text: "first answer"}}})
+			h.idle()
+			h.submit("first question", "first answer")
+			var before string
+			h.do(func(u *ui) { before = u.app.Session().ID() })
+			h.enter(tc.command)
+			// No other key: the refusal must show by itself.
+			h.waitText("stay in " + tc.reason)
+			var after string
+			var messages int
+			h.do(func(u *ui) { after, messages = u.app.Session().ID(), len(u.app.Session().Messages()) })
+			if after != before || messages != 2 {
+				t.Errorf("after a cancelled %s: session %s with %d messages, want %s with 2", tc.command, after, messages, before)
+			}
+			b, err := os.ReadFile(log)
+			if err != nil || strings.TrimSpace(string(b)) != tc.reason {
+				t.Errorf("before_session_switch reasons = %q (%v), want %q", b, err, tc.reason)
+			}
+		})
+	}
+}
