@@ -798,3 +798,50 @@ func TestUISessionSwitchCancelled(t *testing.T) {
 		})
 	}
 }
+
+// injector is a raw Python extension that adds context to every prompt
+// through before_agent_start's inject_text.
+const injector = `#!/usr/bin/env python3
+import json, sys
+def emit(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+emit({"type": "hello", "protocol_version": 2, "name": "injector", "capabilities": ["intercepts2"]})
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello_ack":
+        emit({"type": "subscribe", "intercept": ["before_agent_start"]})
+        emit({"type": "ready"})
+    elif m["type"] == "event_intercept":
+        emit({"type": "event_intercept_response", "id": m["id"], "inject_text": "INJECTED"})
+    elif m["type"] == "shutdown":
+        emit({"type": "shutdown_ack"}); break
+`
+
+// TestUIForkKeepsInjectedTextOut: text an extension injects into a prompt
+// is context, not the user's words: /fork puts back only what the user
+// typed, and the session's title is made of it too.
+func TestUIForkKeepsInjectedTextOut(t *testing.T) {
+	needPython(t, "the injector is a Python extension")
+	base := t.TempDir()
+	dir := filepath.Join(base, "injector")
+	writeRawExt(t, dir, "injector", "inject.py", injector)
+	h := startUI(t, uiOptions{width: 70, height: 24, extensions: true, base: base, args: []string{"-e", dir},
+		replies: []providertest.Reply{{Text: "first answer"}}})
+	h.idle()
+	h.submit("first prompt", "first answer")
+	if reqs := h.srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0].Raw), "INJECTED") {
+		t.Fatalf("the injected text did not reach the model: %d requests", len(reqs))
+	}
+	h.enter("/fork")
+	h.waitText("Fork from before")
+	h.send("\r")
+	h.waitText("new branch: the conversation continues")
+	var text, title string
+	h.do(func(u *ui) { text, title = u.ed.Text(), u.app.Session().Title() })
+	if text != "first prompt" {
+		t.Errorf("after /fork the editor holds %q, want the user's words %q", text, "first prompt")
+	}
+	if strings.Contains(title, "INJECTED") {
+		t.Errorf("the session title %q holds the injected text", title)
+	}
+}
