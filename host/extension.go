@@ -412,12 +412,18 @@ func (e *extension) wentAway(cause error) {
 	e.die(cause)
 }
 
+// drainGrace bounds the wait, once an extension's process has exited, for
+// the reader to deliver what it wrote last (a note, its shutdown_ack). The
+// pipe ends at once unless a child it left behind holds it open; the
+// bound is generous so that a loaded machine does not lose those frames.
+const drainGrace = time.Second
+
 // exited is called by the reaper once the process is gone.
 func (e *extension) exited() {
 	if e.isStopping() {
 		return
 	}
-	t := time.NewTimer(250 * time.Millisecond)
+	t := time.NewTimer(drainGrace)
 	defer t.Stop()
 	select {
 	case <-e.readerDone:

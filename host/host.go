@@ -270,7 +270,7 @@ func (e *extension) stop(ctx context.Context, mode int) {
 		t := time.NewTimer(e.h.t.Shutdown)
 		select {
 		case <-e.p.done:
-			t.Reset(250 * time.Millisecond)
+			t.Reset(drainGrace)
 			select {
 			case <-e.readerDone:
 			case <-t.C:
