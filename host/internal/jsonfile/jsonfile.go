@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // Member is one member of a JSON object.
@@ -50,7 +49,7 @@ func Members(data []byte) ([]Member, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err == nil {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, errors.New("data after the object")
 	}
 	return out, nil
@@ -66,7 +65,9 @@ func Encode(members []Member, indent string) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	for i, m := range members {
-		b.WriteString(indent + "  " + strconv.Quote(m.Key) + ": ")
+		b.WriteString(indent + "  ")
+		b.Write(quote(m.Key))
+		b.WriteString(": ")
 		var v bytes.Buffer
 		if err := json.Indent(&v, m.Value, indent+"  ", "  "); err != nil {
 			b.Write(m.Value)
@@ -80,6 +81,16 @@ func Encode(members []Member, indent string) []byte {
 	}
 	b.WriteString(indent + "}")
 	return b.Bytes()
+}
+
+// quote encodes s as a JSON string, without the HTML escapes of
+// json.Marshal (a key with "<" stays readable).
+func quote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // WriteAtomic replaces path with data: a temporary file in the same

@@ -16,6 +16,8 @@ func TestMembersEncode(t *testing.T) {
 		{name: "empty object", in: ` {} `, want: "{}"},
 		{name: "array", in: `[1]`, err: "not a JSON object"},
 		{name: "trailing data", in: `{"a":1} {}`, err: "data after the object"},
+		{name: "trailing garbage", in: "{\"a\":1}sC\xb1", err: "data after the object"},
+		{name: "keys escaped as JSON", in: "{\"\x7f\\u0001<\\\"\":1}", want: "{\n  \"\x7f\\u0001<\\\"\": 1\n}"},
 		{name: "cut short", in: `{"a":`, err: "EOF"},
 		{name: "empty", in: ``, err: "EOF"},
 	}
