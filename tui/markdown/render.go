@@ -179,7 +179,10 @@ func (r *mdRenderer) codeBlock(b *mdBlock, width int) (lines [][]ansi.Span, stab
 	}
 	key := memoKey{b.start, b.kind, b.depth}
 	cc := &r.code
-	if !cc.valid || cc.key != key || cc.width != width {
+	// A cache holding more lines than the block now has (a line that
+	// looked complete was re-read as part of another, such as a CR
+	// before its LF) starts over.
+	if !cc.valid || cc.key != key || cc.width != width || cc.n > b.lineBase+len(b.lines) {
 		// The cache starts with the head line, so that a streaming
 		// block's lines are the cached lines without copying.
 		*cc = codeCache{key: key, width: width, valid: true}
