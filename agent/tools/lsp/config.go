@@ -40,6 +40,11 @@ type Config struct {
 	// RequestTimeout bounds a server's start and each request; 30 s when
 	// zero.
 	RequestTimeout time.Duration
+	// Warmup is how long after its start a server counts as still loading
+	// the workspace: an empty publication of diagnostics then waits up to
+	// 300 ms for a newer one, since gopls first publishes before it has
+	// type-checked. 10 s when zero; a negative value turns it off.
+	Warmup time.Duration
 	// Apply writes the edits of a rename called with apply: true; the
 	// host routes them through its own edit path (confirmation, diffs).
 	// WriteEdits is a ready one. Nil refuses apply: true.

@@ -115,21 +115,21 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 }
 
 // settleEmpty is how long an empty publication waits for a newer one,
-// and warmup how long a new server counts as still getting to know the
-// workspace.
+// and defaultWarmup how long a new server counts as still getting to know
+// the workspace (Config.Warmup).
 const (
-	settleEmpty = 300 * time.Millisecond
-	warmup      = 10 * time.Second
+	settleEmpty   = 300 * time.Millisecond
+	defaultWarmup = 10 * time.Second
 )
 
 // busy reports work done progress in flight; young a server started less
-// than warmup ago.
+// than its warmup ago.
 func (s *server) busy() bool { return s.progressText() != "" }
 
 func (s *server) young() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return !s.started.IsZero() && time.Since(s.started) < warmup
+	return !s.started.IsZero() && time.Since(s.started) < s.warmup
 }
 
 // published waits for the first publication for d's file that arrived

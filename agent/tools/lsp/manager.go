@@ -113,6 +113,17 @@ func (m *Manager) wait() time.Duration {
 	return defaultDiagnosticsWait
 }
 
+// warmup is Config.Warmup with its default.
+func (m *Manager) warmup() time.Duration {
+	switch {
+	case m.cfg.Warmup < 0:
+		return 0
+	case m.cfg.Warmup == 0:
+		return defaultWarmup
+	}
+	return m.cfg.Warmup
+}
+
 // errClosed is the error of calls after Close.
 var errClosed = errors.New("zut is shutting down its language servers")
 
@@ -242,7 +253,7 @@ func (m *Manager) ensure(sc ServerConfig, exe, root string) (*server, error) {
 	if len(m.servers) >= maxServers {
 		return nil, fmt.Errorf("%d language servers are running already, the most zut runs at once", maxServers)
 	}
-	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.cfg.Env, func(err error) {
+	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.warmup(), m.cfg.Env, func(err error) {
 		if err == nil {
 			m.mu.Lock()
 			delete(m.failures, key)

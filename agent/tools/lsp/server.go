@@ -32,6 +32,7 @@ type server struct {
 	root    string
 	log     *serverLog
 	timeout time.Duration
+	warmup  time.Duration // see Config.Warmup
 	environ []string
 	onReady func(err error) // told once how the start went
 
@@ -65,9 +66,9 @@ type server struct {
 
 // newServer starts a server in the background; callers wait for it with
 // waitReady.
-func newServer(cfg ServerConfig, exe, root, logDir string, timeout time.Duration, environ []string, onReady func(error)) *server {
+func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup time.Duration, environ []string, onReady func(error)) *server {
 	s := &server{
-		cfg: cfg, exe: exe, root: root, timeout: timeout, onReady: onReady,
+		cfg: cfg, exe: exe, root: root, timeout: timeout, warmup: warmup, onReady: onReady,
 		log:      openLog(logDir, cfg.Name, root),
 		ready:    make(chan struct{}),
 		exited:   make(chan struct{}),
