@@ -137,10 +137,11 @@ func (h *fakeHTTP) streamable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var (
-		wmu  sync.Mutex
-		out  [][]byte
-		sse  = h.sse
-		park = h.resume && m.Method == "tools/call" && strings.Contains(string(body), `"slow"`)
+		wmu    sync.Mutex
+		closed bool // the handler returned: w is no longer ours
+		out    [][]byte
+		sse    = h.sse
+		park   = h.resume && m.Method == "tools/call" && strings.Contains(string(body), `"slow"`)
 	)
 	if sse || park {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -153,6 +154,14 @@ func (h *fakeHTTP) streamable(w http.ResponseWriter, r *http.Request) {
 	}
 	done := make(chan struct{})
 	var once sync.Once
+	// Messages the fake sends once the handler has returned (the client
+	// went away, or more came after the answer) are dropped: net/http
+	// owns the ResponseWriter again.
+	defer func() {
+		wmu.Lock()
+		closed = true
+		wmu.Unlock()
+	}()
 	f := &fakeServer{mode: "ok", version: h.version, fakeState: st, send: func(v any) {
 		b, _ := json.Marshal(v)
 		isAnswer := strings.Contains(string(b), `"id":`+string(m.ID)) && !strings.Contains(string(b), `"method"`)
@@ -161,6 +170,7 @@ func (h *fakeHTTP) streamable(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case park:
 			out = append(out, b)
+		case sse && closed:
 		case sse:
 			writeEvent(w, "", b)
 		case isAnswer:
