@@ -464,23 +464,12 @@ func TestUIOverlaySize(t *testing.T) {
 
 // forkGuard is a raw Python extension that records every before_fork it
 // is asked about in $FORK_LOG and cancels the fork.
-const forkGuard = `#!/usr/bin/env python3
-import json, os, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "forkguard", "capabilities": ["intercepts2"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "subscribe", "intercept": ["before_fork"]})
-        emit({"type": "ready"})
-    elif m["type"] == "event_intercept":
-        with open(os.environ["FORK_LOG"], "a") as f:
-            f.write(json.dumps({k: m.get(k) for k in ("target_id", "is_user_message", "user_text")}) + "\n")
-        emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "keep this branch"})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var forkGuard = rawPy("forkguard", []string{"intercepts2"}, `emit({"type": "subscribe", "intercept": ["before_fork"]})
+`, `elif m["type"] == "event_intercept":
+    with open(os.environ["FORK_LOG"], "a") as f:
+        f.write(json.dumps({k: m.get(k) for k in ("target_id", "is_user_message", "user_text")}) + "\n")
+    emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "keep this branch"})
+`)
 
 // TestUIForkAsksAboutTheChosenMessage: /fork sends before_fork the user
 // message the user picked (not its parent), with its text, and shows the
@@ -529,26 +518,15 @@ func TestUIForkAsksAboutTheChosenMessage(t *testing.T) {
 
 // reloader is a raw Python extension whose /rl command asks zut to reload
 // the extensions (app.reload_extensions) and answers once zut has agreed.
-const reloader = `#!/usr/bin/env python3
-import json, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "reloader", "capabilities": ["commands", "host_requests"]})
-cmd = None
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "register_command", "name": "rl", "description": "reload"})
-        emit({"type": "ready"})
-    elif m["type"] == "command_invoked":
-        cmd = m["id"]
-        emit({"type": "host_request", "id": "h1", "method": "app.reload_extensions"})
-    elif m["type"] == "host_response" and cmd:
-        emit({"type": "command_response", "id": cmd, "action": "display", "display": "reload asked for"})
-        cmd = None
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var reloader = rawPy("reloader", []string{"commands", "host_requests"}, `cmd = None
+emit({"type": "register_command", "name": "rl", "description": "reload"})
+`, `elif m["type"] == "command_invoked":
+    cmd = m["id"]
+    emit({"type": "host_request", "id": "h1", "method": "app.reload_extensions"})
+elif m["type"] == "host_response" and cmd:
+    emit({"type": "command_response", "id": cmd, "action": "display", "display": "reload asked for"})
+    cmd = None
+`)
 
 // TestUIExtensionCommandReloads: a command that asks for a reload gets
 // its answer shown first, then the extensions reload.
@@ -568,21 +546,10 @@ func TestUIExtensionCommandReloads(t *testing.T) {
 }
 
 // greeter is a minimal raw Python extension with one command.
-const greeter = `#!/usr/bin/env python3
-import json, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "greeter", "capabilities": ["commands"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "register_command", "name": "greet", "description": "greet"})
-        emit({"type": "ready"})
-    elif m["type"] == "command_invoked":
-        emit({"type": "command_response", "id": m["id"], "action": "display", "display": "hello from the project"})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var greeter = rawPy("greeter", []string{"commands"}, `emit({"type": "register_command", "name": "greet", "description": "greet"})
+`, `elif m["type"] == "command_invoked":
+    emit({"type": "command_response", "id": m["id"], "action": "display", "display": "hello from the project"})
+`)
 
 // TestUITrustProject: a project extension does not run until the user
 // trusts the folder; the answer is remembered.
@@ -633,21 +600,10 @@ func TestUITrustProjectNotNow(t *testing.T) {
 
 // headerRenderer is a raw Python extension that renders the header of
 // bash calls (render_header), from the arguments alone.
-const headerRenderer = `#!/usr/bin/env python3
-import json, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "looks", "capabilities": ["ui2"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "register_tool_renderer", "tool_name": "bash", "render_header": True})
-        emit({"type": "ready"})
-    elif m["type"] == "render_tool":
-        emit({"type": "render_tool_response", "id": m["id"], "header": "RUN " + m["args"].get("command", "")})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var headerRenderer = rawPy("looks", []string{"ui2"}, `emit({"type": "register_tool_renderer", "tool_name": "bash", "render_header": True})
+`, `elif m["type"] == "render_tool":
+    emit({"type": "render_tool_response", "id": m["id"], "header": "RUN " + m["args"].get("command", "")})
+`)
 
 // TestUIRendererHeaderBeforeResult: a renderer's header shows as soon as
 // the arguments are complete, in the confirmation dialog too, not only
@@ -691,29 +647,18 @@ func TestUIToolSummaries(t *testing.T) {
 
 // shellGuard is a raw Python extension that intercepts tool calls,
 // records their source in $GUARD_LOG, and refuses rm -rf.
-const shellGuard = `#!/usr/bin/env python3
-import json, os, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "guard", "capabilities": ["tools"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "subscribe", "intercept": ["tool_call"]})
-        emit({"type": "ready"})
-    elif m["type"] == "event_intercept":
-        cmd = m.get("tool_args", {}).get("command", "")
-        with open(os.environ["GUARD_LOG"], "a") as f:
-            f.write("%s %s\n" % (m.get("source", "-"), cmd))
-        r = {"type": "event_intercept_response", "id": m["id"]}
-        if "rm -rf" in cmd:
-            r.update(block=True, reason="rm -rf is not allowed here")
-        elif cmd == "echo one":
-            r["modified_args"] = {"command": "echo ONE"}
-        emit(r)
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var shellGuard = rawPy("guard", []string{"tools"}, `emit({"type": "subscribe", "intercept": ["tool_call"]})
+`, `elif m["type"] == "event_intercept":
+    cmd = m.get("tool_args", {}).get("command", "")
+    with open(os.environ["GUARD_LOG"], "a") as f:
+        f.write("%s %s\n" % (m.get("source", "-"), cmd))
+    r = {"type": "event_intercept_response", "id": m["id"]}
+    if "rm -rf" in cmd:
+        r.update(block=True, reason="rm -rf is not allowed here")
+    elif cmd == "echo one":
+        r["modified_args"] = {"command": "echo ONE"}
+    emit(r)
+`)
 
 // TestUIShellThroughGuard: the user's !cmd goes through the extensions'
 // tool_call interception with source "user": a guard can refuse it (the
@@ -742,23 +687,12 @@ func TestUIShellThroughGuard(t *testing.T) {
 
 // switchGuard is a raw Python extension that cancels every session switch
 // (before_session_switch) and logs each reason it was asked about.
-const switchGuard = `#!/usr/bin/env python3
-import json, os, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "switchguard", "capabilities": ["intercepts2"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "subscribe", "intercept": ["before_session_switch"]})
-        emit({"type": "ready"})
-    elif m["type"] == "event_intercept":
-        with open(os.environ["SWITCH_LOG"], "a") as f:
-            f.write(m.get("reason", "") + "\n")
-        emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "stay in " + m.get("reason", "")})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var switchGuard = rawPy("switchguard", []string{"intercepts2"}, `emit({"type": "subscribe", "intercept": ["before_session_switch"]})
+`, `elif m["type"] == "event_intercept":
+    with open(os.environ["SWITCH_LOG"], "a") as f:
+        f.write(m.get("reason", "") + "\n")
+    emit({"type": "event_intercept_response", "id": m["id"], "cancel": True, "reason": "stay in " + m.get("reason", "")})
+`)
 
 // TestUISessionSwitchCancelled: when an extension cancels /new, /clear or
 // /resume, its reason shows at once, without another key, and the
@@ -801,21 +735,10 @@ func TestUISessionSwitchCancelled(t *testing.T) {
 
 // injector is a raw Python extension that adds context to every prompt
 // through before_agent_start's inject_text.
-const injector = `#!/usr/bin/env python3
-import json, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "injector", "capabilities": ["intercepts2"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        emit({"type": "subscribe", "intercept": ["before_agent_start"]})
-        emit({"type": "ready"})
-    elif m["type"] == "event_intercept":
-        emit({"type": "event_intercept_response", "id": m["id"], "inject_text": "INJECTED"})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var injector = rawPy("injector", []string{"intercepts2"}, `emit({"type": "subscribe", "intercept": ["before_agent_start"]})
+`, `elif m["type"] == "event_intercept":
+    emit({"type": "event_intercept_response", "id": m["id"], "inject_text": "INJECTED"})
+`)
 
 // TestUIForkKeepsInjectedTextOut: text an extension injects into a prompt
 // is context, not the user's words: /fork puts back only what the user

@@ -319,6 +319,42 @@ func needPython(t testing.TB, why string) {
 	}
 }
 
+// rawPy is the source of a raw Python extension (no SDK) named name that
+// declares caps: it sends hello, runs the lines of onHello when hello_ack
+// comes and then sends ready, handles every other frame with the elif
+// branches of handlers (each testing m["type"]), and acknowledges
+// shutdown. onHello and handlers are written without the loop's
+// indentation; json, os and sys are imported, emit sends a frame.
+func rawPy(name string, caps []string, onHello, handlers string) string {
+	indent := func(src, by string) string {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
+			if l != "" {
+				b.WriteString(by + l)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	if caps == nil {
+		caps = []string{}
+	}
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "protocol_version": 2, "name": name, "capabilities": caps})
+	return "#!/usr/bin/env python3\n" +
+		"import json, os, sys\n" +
+		"def emit(o):\n" +
+		"    sys.stdout.write(json.dumps(o) + \"\\n\"); sys.stdout.flush()\n" +
+		"emit(" + string(hello) + ")\n" + // this JSON is Python too
+		"for line in sys.stdin:\n" +
+		"    m = json.loads(line)\n" +
+		"    if m[\"type\"] == \"hello_ack\":\n" +
+		indent(onHello, "        ") +
+		"        emit({\"type\": \"ready\"})\n" +
+		indent(handlers, "    ") +
+		"    elif m[\"type\"] == \"shutdown\":\n" +
+		"        emit({\"type\": \"shutdown_ack\"}); break\n"
+}
+
 // writeRawExt writes the extension name into dir: its program prog (src,
 // executable) and an extension.json that runs it.
 func writeRawExt(t testing.TB, dir, name, prog, src string) {

@@ -146,26 +146,15 @@ func TestKeyName(t *testing.T) {
 
 // keyClaimer is a raw Python extension that claims keys in several
 // spellings and notes every key it gets.
-const keyClaimer = `#!/usr/bin/env python3
-import json, sys
-def emit(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-emit({"type": "hello", "protocol_version": 2, "name": "keys", "capabilities": ["commands", "ui2"]})
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello_ack":
-        for k in ("alt+ctrl+p", "Ctrl + Alt + Q", "A", "alt+shift+a", "ctrl+bogus"):
-            emit({"type": "register_shortcut", "key": k, "description": "a key"})
-        emit({"type": "set_editor", "keys": ["Control+S", "shift+1"]})
-        emit({"type": "ready"})
-    elif m["type"] == "shortcut":
-        emit({"type": "notify", "level": "info", "message": "pressed " + m["key"]})
-    elif m["type"] == "editor_key":
-        emit({"type": "editor_key_response", "id": m["id"], "action": "consumed"})
-        emit({"type": "notify", "level": "info", "message": "editor got " + m["key"]})
-    elif m["type"] == "shutdown":
-        emit({"type": "shutdown_ack"}); break
-`
+var keyClaimer = rawPy("keys", []string{"commands", "ui2"}, `for k in ("alt+ctrl+p", "Ctrl + Alt + Q", "A", "alt+shift+a", "ctrl+bogus"):
+    emit({"type": "register_shortcut", "key": k, "description": "a key"})
+emit({"type": "set_editor", "keys": ["Control+S", "shift+1"]})
+`, `elif m["type"] == "shortcut":
+    emit({"type": "notify", "level": "info", "message": "pressed " + m["key"]})
+elif m["type"] == "editor_key":
+    emit({"type": "editor_key_response", "id": m["id"], "action": "consumed"})
+    emit({"type": "notify", "level": "info", "message": "editor got " + m["key"]})
+`)
 
 // TestUIExtensionKeys: keys claimed in any accepted spelling fire when
 // pressed, whatever encoding the terminal uses, and a claim of a key no
