@@ -78,6 +78,7 @@ var importPolicy = map[string][]string{
 	"host/procgroup":         {},
 	"host/internal/cmdline":  {},
 	"host/internal/jsonfile": {},
+	"agent/internal/golden":  {},
 
 	// The SDKs of other languages, embedded for zut ext init, and the
 	// tests their packages share, which run them under the real host.

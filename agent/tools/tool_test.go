@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zut-go/zut/agent/internal/golden"
+
 	"github.com/zut-go/zut/agent/skills"
 )
 
@@ -90,37 +92,7 @@ func checkGolden(t *testing.T, name string, cases []goldenCase, replace ...strin
 		}
 		b.WriteString("\n" + c.result.Text() + "\n")
 	}
-	got := strings.NewReplacer(replace...).Replace(b.String())
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s differs at line %d:\n got  %q\n want %q\n(run go test -update and review the diff)", name, i+1, g, w)
-				return
-			}
-		}
-	}
+	golden.Check(t, name, strings.NewReplacer(replace...).Replace(b.String()), *update)
 }
 
 func TestBuiltins(t *testing.T) {

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zut-go/zut/agent/internal/golden"
+
 	"github.com/zut-go/zut/agent/tools"
 )
 
@@ -60,36 +62,10 @@ func callCtx(t *testing.T, ctx context.Context, tl *Tool, args map[string]any) (
 	return r, d
 }
 
+// checkGolden compares got with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s differs at line %d:\n got  %q\n want %q\n(run go test -update and review the diff)", name, i+1, g, w)
-				return
-			}
-		}
-	}
+	golden.Check(t, name, got, *update)
 }
 
 // TestSession runs a scripted session in one interpreter and records every

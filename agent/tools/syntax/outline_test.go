@@ -9,43 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zut-go/zut/agent/internal/golden"
+
 	"github.com/zut-go/zut/agent/tools"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// checkGolden compares got with the file testdata/name, rewriting it
-// under -update.
+// checkGolden compares got with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got == string(want) {
-		return
-	}
-	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < len(gl) || i < len(wl); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Errorf("%s differs at line %d:\n got  %q\n want %q\n(run go test -update and review the diff)", name, i+1, g, w)
-			return
-		}
-	}
+	golden.Check(t, name, got, *update)
 }
 
 // run calls tool with args given as a Go value.
