@@ -37,20 +37,9 @@ func SetEnabled(dir string, enabled bool) error {
 	if !found {
 		members = append(members, jsonfile.Member{Key: "enabled", Value: value})
 	}
-	return writeFileAtomic(file, append(jsonfile.Encode(members, ""), '\n'))
-}
-
-// writeFileAtomic replaces file with data through a temporary file in the
-// same directory, keeping the old file's permissions (0644 for a new one).
-func writeFileAtomic(file string, data []byte) error {
-	mode := os.FileMode(0o644)
+	mode := os.FileMode(0o644) // the file keeps its permissions
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return writeFileMode(file, data, mode)
-}
-
-// writeFileMode replaces file with data, giving it mode.
-func writeFileMode(file string, data []byte, mode os.FileMode) error {
-	return jsonfile.WriteAtomic(file, data, mode)
+	return jsonfile.WriteAtomic(file, append(jsonfile.Encode(members, ""), '\n'), mode)
 }

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/host/internal/jsonfile"
 )
 
 // The trust store remembers which project directories the user allowed
@@ -207,7 +209,7 @@ func (s *TrustStore) update(change func(*trustFile)) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("save trust store: %w", err)
 	}
-	if err := writeFileMode(s.path, append(data, '\n'), 0o600); err != nil {
+	if err := jsonfile.WriteAtomic(s.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("save trust store: %w", err)
 	}
 	return nil
