@@ -59,13 +59,11 @@ func TestTmuxFirstHour(t *testing.T) {
 
 	// A streamed answer with markdown: the link's URL shows, since tmux
 	// is not known to pass OSC 8 hyperlinks.
-	tm.keys("-l", "how do I read a file in Go?")
-	tm.keys("Enter")
+	tm.submit("how do I read a file in Go?")
 	tm.wait("the answer", "the os package (https://pkg.go.dev/os)")
 
 	// An edit: the dialog shows the diff; y allows it.
-	tm.keys("-l", "greet the world in main.go")
-	tm.keys("Enter")
+	tm.submit("greet the world in main.go")
 	tm.wait("the confirmation with the diff", `+     println("hello, world")`)
 	tm.wait("the waiting state", "waiting for you")
 	screen("the edit's confirmation, with its diff")
@@ -77,22 +75,19 @@ func TestTmuxFirstHour(t *testing.T) {
 
 	// A command: a allows calls like it in this project; the next one
 	// runs without asking.
-	tm.keys("-l", "what files are here?")
-	tm.keys("Enter")
+	tm.submit("what files are here?")
 	tm.wait("the confirmation", "Always allow bash(ls *) in this project")
 	screen("a command's confirmation")
 	tm.keys("a")
 	tm.wait("the answer", "There is one file")
-	tm.keys("-l", "/permissions")
-	tm.keys("Enter")
+	tm.submit("/permissions")
 	tm.wait("the rule", "config.json, this project")
 	screen("/permissions")
 	tm.keys("Escape")
 	tm.waitGone("the permissions to close", "enter remove the rule")
 
 	// /theme opens and closes: Down previews the light theme, Esc undoes.
-	tm.keys("-l", "/theme")
-	tm.keys("Enter")
+	tm.submit("/theme")
 	tm.wait("the theme picker", "esc undo")
 	screen("/theme")
 	tm.keys("Down")

@@ -55,33 +55,27 @@ func TestTmuxSession(t *testing.T) {
 	tm.keys("C-g")
 	tm.wait("the text from the editor", "› hi there and more from the editor")
 	tm.keys("C-u")
-	tm.keys("-l", "hi there")
-	tm.keys("Enter")
+	tm.submit("hi there")
 	tm.wait("the answer", "Ask me anything.")
 
 	// Queue while busy.
-	tm.keys("-l", "a slow one please")
-	tm.keys("Enter")
+	tm.submit("a slow one please")
 	tm.wait("the spinner", "Working…")
-	tm.keys("-l", "and then this")
-	tm.keys("Enter")
+	tm.submit("and then this")
 	tm.wait("the queued prompt", "queued: and then this")
 	tm.wait("the answer to the queued prompt", "This answers the queued prompt.")
 
 	// Abort.
-	tm.keys("-l", "this one hangs")
-	tm.keys("Enter")
+	tm.submit("this one hangs")
 	tm.wait("the spinner", "esc to interrupt")
 	time.Sleep(300 * time.Millisecond) // let the request reach the server
 	tm.keys("Escape")
 	tm.wait("the interruption", "interrupted")
 
 	// An extension command that opens a panel, driven with keys.
-	tm.keys("-l", "/todo add buy milk")
-	tm.keys("Enter")
+	tm.submit("/todo add buy milk")
 	tm.wait("the display note", "added: buy milk")
-	tm.keys("-l", "/todo")
-	tm.keys("Enter")
+	tm.submit("/todo")
 	tm.wait("the panel", "Todos")
 	tm.wait("the item in the panel", "□ buy milk")
 	tm.keys("-l", "x")
@@ -94,13 +88,11 @@ func TestTmuxSession(t *testing.T) {
 	tm.waitGone("the panel to close", "esc close")
 
 	// An extension command that prompts the model.
-	tm.keys("-l", "/hello")
-	tm.keys("Enter")
+	tm.submit("/hello")
 	tm.wait("the greeting", "nice to meet you")
 
 	// The model calls the extension's tool: confirm it.
-	tm.keys("-l", "add water the plants to my list")
-	tm.keys("Enter")
+	tm.submit("add water the plants to my list")
 	tm.wait("the confirmation", "Allow todo?")
 	tm.keys("y")
 	tm.wait("the final answer", "two items now")
@@ -246,6 +238,13 @@ func (x *tmuxServer) run(args ...string) string {
 func (x *tmuxServer) keys(keys ...string) {
 	x.t.Helper()
 	x.run(append([]string{"send-keys", "-t", "zut"}, keys...)...)
+}
+
+// submit types text literally and presses Enter.
+func (x *tmuxServer) submit(text string) {
+	x.t.Helper()
+	x.keys("-l", text)
+	x.keys("Enter")
 }
 
 // capture returns the pane, with the whole history when all is set.

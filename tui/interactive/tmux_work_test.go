@@ -54,8 +54,7 @@ func TestTmuxWork(t *testing.T) {
 	tm.run("-f", "/dev/null", "new-session", "-d", "-s", "zut", "-x", "110", "-y", "32", cmd)
 	tm.wait("the prompt", "ask anything")
 
-	tm.keys("-l", "count the files")
-	tm.keys("Enter")
+	tm.submit("count the files")
 	tm.wait("the plan widget", "Plan 0/2 · ctrl+t folds")
 	tm.wait("the active item", "▶ Count the files")
 	tm.wait("the subagent in the side rail", "Subagents (1) · /subagents")
@@ -66,16 +65,14 @@ func TestTmuxWork(t *testing.T) {
 	tm.keys("C-t")
 	tm.wait("the folded plan", "Plan 1/2 · Report  (ctrl+t unfolds)")
 
-	tm.keys("-l", "/goal ship it")
-	tm.keys("Enter")
+	tm.submit("/goal ship it")
 	tm.wait("the goal's end", "Shipped.")
 	tm.wait("the goal in the footer", "◎ ship it (complete)")
 	tm.wait("the goal's note", "goal complete: shipped to main")
 
 	// A subagent runs a long command while the parent does too; quitting
 	// ends both.
-	tm.keys("-l", "start the long job")
-	tm.keys("Enter")
+	tm.submit("start the long job")
 	tm.wait("the running subagent", "sa-2 running")
 	tm.waitFor("both commands to run", func(string) bool { return len(sleeps(t, dir)) == 2 })
 	transcript := tm.capture(true)
