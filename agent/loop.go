@@ -125,7 +125,7 @@ func (a *Agent) step(ctx context.Context, step int) stepResult {
 		res.pause = stop == provider.StopPauseTurn
 		return res
 	}
-	results := a.runTools(ctx, uses, stop)
+	results, stopped := a.runTools(ctx, uses, stop)
 	content := make([]provider.Block, 0, len(results)+1)
 	content = append(content, results...)
 	if steer := a.takeSteering(); len(steer) > 0 {
@@ -136,7 +136,7 @@ func (a *Agent) step(ctx context.Context, step int) stepResult {
 		a.fail(fmt.Errorf("save tool results: %w", err))
 		return stepResult{stop: "error", err: err}
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || stopped {
 		return stepResult{stop: "aborted", message: msg}
 	}
 	if stop == provider.StopMaxTokens {

@@ -26,8 +26,13 @@ type ConfirmRequest struct {
 	Name    string
 	Args    json.RawMessage
 	Preview string
+	// Body is the whole call for the dialog to show, never cut: the
+	// command line of bash, the code of python, a subagent's task, or the
+	// arguments as indented JSON (extension and MCP tools). It is empty
+	// when Change shows the call, or when the call has no arguments.
+	Body string
 	// Change is what a write or edit would do to its file (nil for other
-	// tools, and when the call would fail), for the dialog to show.
+	// tools), for the dialog to show.
 	Change *tools.FileChange
 }
 
@@ -36,6 +41,11 @@ type ConfirmAnswer struct {
 	Allow  bool
 	Always bool   // remember for this tool name for the rest of the session
 	Reason string // shown to the model when denied
+	// Stop denies the call and ends the turn (Esc in the dialog): no
+	// further model request is made. The denied call, and the calls of the
+	// same reply after it, get tool results saying so, so that the
+	// conversation stays valid for the next prompt.
+	Stop bool
 }
 
 // Policy decides which calls need asking.
@@ -120,19 +130,22 @@ func (a *Agent) extTool(name string) (ExtensionTool, bool) {
 // runTools runs the tool calls of one assistant message in order and
 // returns one tool_result block per call, also for calls that were blocked,
 // denied, failed or never started because the prompt was aborted.
-func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provider.StopReason) []provider.Block {
+// stopped reports that the user stopped the turn at a confirmation.
+func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provider.StopReason) (results []provider.Block, stopped bool) {
 	out := make([]provider.Block, 0, len(uses))
 	for _, u := range uses {
 		var r tools.Result
 		switch {
 		case ctx.Err() != nil:
 			r = errResult("tool call not run: the user aborted the turn")
+		case stopped:
+			r = errResult(fmt.Sprintf("tool call %q not run: the user stopped the turn when asked about an earlier call", u.Name))
 		case !isObject(u.Input) && stop == provider.StopMaxTokens:
 			r = errResult(fmt.Sprintf("tool call %q not run: the reply reached the output limit before its arguments were complete; make the call again with smaller arguments", u.Name))
 		case !isObject(u.Input):
 			r = errResult(fmt.Sprintf("tool call %q not run: its arguments are not a JSON object (%s); call it again with a JSON object", u.Name, clip(string(u.Input), 200)))
 		default:
-			r = a.runTool(ctx, u)
+			r, stopped = a.runTool(ctx, u)
 		}
 		a.cfg.Emit(ToolResult{ID: u.ID, Name: u.Name, IsError: r.IsError, Content: Blocks(r.Content), Details: r.Details})
 		content := r.Content
@@ -141,12 +154,13 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 		}
 		out = append(out, provider.Block{Type: provider.BlockToolResult, ToolUseID: u.ID, Content: content, IsError: r.IsError})
 	}
-	return out
+	return out, stopped
 }
 
 // runTool takes one call through notification, interception, lookup,
-// confirmation and execution.
-func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
+// validation, confirmation and execution; stop reports that the user
+// denied the call and stopped the turn.
+func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, stop bool) {
 	args := rawArgs(u.Input)
 	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
 	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args, Source: "llm"})
@@ -161,7 +175,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 			if d.By != "" {
 				reason = fmt.Sprintf("%s (blocked by extension %q)", reason, d.By)
 			}
-			return errResult(reason)
+			return errResult(reason), false
 		}
 		if len(d.Args) > 0 {
 			args = d.Args
@@ -171,36 +185,48 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	bt := a.builtin(u.Name)
 	et, isExt := a.extTool(u.Name)
 	if bt == nil && !isExt {
-		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", ")))
+		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", "))), false
 	}
 	if !a.isActive(u.Name) {
 		avail := "none"
 		if names := a.toolNames(); len(names) > 0 {
 			avail = strings.Join(names, ", ")
 		}
-		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail))
+		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail)), false
 	}
 	if pol, _ := a.policy(); isExt && bt == nil && et.Interactive && !pol.Interactive {
-		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name))
+		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name)), false
 	}
 
-	preview := previewOf(bt, u.Name, args)
-	if deny, reason := a.confirm(ctx, u.ID, u.Name, args, preview, bt, isExt && bt == nil); deny {
-		return errResult(reason)
+	if v, ok := bt.(tools.Validator); ok {
+		// The tool's own checks first: a call that cannot run gets its
+		// error, and nobody is asked about it.
+		if err := v.Validate(args); err != nil {
+			return errResult(err.Error()), false
+		}
+	}
+	c := call{id: u.ID, name: u.Name, args: args, bt: bt, isExt: isExt && bt == nil}
+	if bt != nil {
+		c.schema = bt.Definition().Schema
+	} else {
+		c.schema = et.Def.Schema
+	}
+	if v := a.confirm(ctx, c); v.deny {
+		return errResult(v.reason), v.stop
 	}
 
 	a.cfg.Emit(ToolExecutionStarted{ID: u.ID, Name: u.Name})
 	a.notify(LifecycleEvent{Name: "tool_execution_start", ToolID: u.ID, ToolName: u.Name})
 	progress := progressFunc(u.ID, a.cfg.Emit)
 	if bt != nil {
-		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress))
+		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress)), false
 	}
 	out, err := a.cfg.Extensions.CallTool(ctx, ToolInvocation{ToolID: u.ID, Name: u.Name, Args: args, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
-			return a.afterTool(ctx, u, args, errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name)))
+			return a.afterTool(ctx, u, args, errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name))), false
 		}
-		return a.afterTool(ctx, u, args, errResult(err.Error()))
+		return a.afterTool(ctx, u, args, errResult(err.Error())), false
 	}
 	if out.StateSet {
 		if err := a.cfg.Store.AppendState(out.Extension, out.State); err != nil {
@@ -210,40 +236,60 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	if out.Warning != "" {
 		a.cfg.Emit(Notice{Level: "warn", Source: out.Extension, Message: out.Warning})
 	}
-	return a.afterTool(ctx, u, args, out.Result)
+	return a.afterTool(ctx, u, args, out.Result), false
 }
 
-// confirm applies the policy; it reports whether the call is denied and
-// why. The rules decide first (deny, then ask, then allow); without a
-// rule, read-only calls run and the others are asked about. When nobody
-// can be asked, a call that would be asked runs, unless DenyMutating (or
-// an ask rule) refuses it. Refusals by policy are also emitted as a
-// Notice, so that headless modes report them.
-func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
+// call is one tool call on its way to the confirmation.
+type call struct {
+	id, name string
+	args     json.RawMessage
+	bt       tools.Tool      // the built-in tool, nil for an extension's
+	isExt    bool            // an extension tool
+	schema   json.RawMessage // the tool's argument schema
+}
+
+// verdict is what confirm decided: deny says the call does not run,
+// reason is the result the model gets, stop ends the turn.
+type verdict struct {
+	deny   bool
+	reason string
+	stop   bool
+}
+
+// confirm applies the policy. The rules decide first (deny, then ask,
+// then allow); without a rule, read-only calls run and the others are
+// asked about. When nobody can be asked, a call that would be asked runs,
+// unless DenyMutating (or an ask rule) refuses it. Refusals by policy are
+// also emitted as a Notice, so that headless modes report them. Before
+// anyone is asked the call is checked: against its schema when the tool
+// has no checks of its own, and against the file for write and edit
+// (Plan); a call that would fail gets its error and no question.
+func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	pol, confirmer := a.policy()
+	name, args := c.name, c.args
 	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
-	refuse := func(reason string) (bool, string) {
+	refuse := func(reason string) verdict {
 		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
-		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)
+		return verdict{deny: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}
 	}
 	switch {
 	case effect == permissions.Deny:
 		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it; do it another way or ask the user", rule, rule.Source.Describe()))
 	case effect == permissions.Allow, pol.Yolo:
-		return false, ""
+		return verdict{}
 	}
-	mutates := isExt
-	if m, ok := bt.(tools.Mutator); ok {
+	mutates := c.isExt
+	if m, ok := c.bt.(tools.Mutator); ok {
 		mutates = m.Mutates(args)
 	}
 	if !mutates && effect != permissions.Ask {
-		return false, ""
+		return verdict{}
 	}
 	a.mu.Lock()
 	remembered := a.always[name]
 	a.mu.Unlock()
 	if remembered && effect != permissions.Ask {
-		return false, ""
+		return verdict{}
 	}
 	if confirmer == nil {
 		switch {
@@ -254,32 +300,66 @@ func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessa
 		case pol.DenyMutating:
 			return refuse("zut runs with --no-yolo, which refuses tools that change files or run commands; use read-only tools or ask the user to rerun without --no-yolo")
 		}
-		return false, ""
+		return verdict{}
 	}
-	req := ConfirmRequest{ToolID: id, Name: name, Args: args, Preview: preview}
-	if p, ok := bt.(tools.Planner); ok {
-		if fc, err := p.Plan(args); err == nil {
-			req.Change = &fc
+	if _, ok := c.bt.(tools.Validator); !ok {
+		if err := tools.CheckArgs(name, c.schema, args); err != nil {
+			return verdict{deny: true, reason: err.Error()}
 		}
 	}
-	a.notify(LifecycleEvent{Name: "tool_confirmation_requested", ToolID: id, ToolName: name, ToolPreview: preview})
+	req := ConfirmRequest{ToolID: c.id, Name: name, Args: args, Preview: c.preview()}
+	if p, ok := c.bt.(tools.Planner); ok {
+		fc, err := p.Plan(args)
+		if err != nil {
+			return verdict{deny: true, reason: err.Error() + "; the call was not run"}
+		}
+		req.Change = &fc
+	}
+	req.Body = c.body(req.Change)
+	a.notify(LifecycleEvent{Name: "tool_confirmation_requested", ToolID: c.id, ToolName: name, ToolPreview: req.Preview})
 	ans, err := confirmer.Confirm(ctx, req)
 	if err != nil {
-		return true, fmt.Sprintf("tool %q was not run: %v", name, err)
+		return verdict{deny: true, reason: fmt.Sprintf("tool %q was not run: %v", name, err)}
+	}
+	if ans.Stop {
+		return verdict{deny: true, stop: true, reason: fmt.Sprintf("tool %q was denied: the user stopped the turn; wait for the next prompt", name)}
 	}
 	if !ans.Allow {
 		reason := ans.Reason
 		if reason == "" {
 			reason = "the user declined this tool call"
 		}
-		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)
+		return verdict{deny: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}
 	}
 	if ans.Always {
 		a.mu.Lock()
 		a.always[name] = true
 		a.mu.Unlock()
 	}
-	return false, ""
+	return verdict{}
+}
+
+// preview is the short line shown in the confirmation dialog.
+func (c call) preview() string { return previewOf(c.bt, c.name, c.args) }
+
+// body is the whole call for the dialog: what the tool describes, else
+// the arguments as indented JSON, unless the change shows the call.
+func (c call) body(change *tools.FileChange) string {
+	if d, ok := c.bt.(tools.Describer); ok {
+		return d.Describe(c.args)
+	}
+	if change != nil && !change.Truncated {
+		return ""
+	}
+	t := bytes.TrimSpace(c.args)
+	if len(t) == 0 || string(t) == "{}" || string(t) == "null" {
+		return ""
+	}
+	var out bytes.Buffer
+	if json.Indent(&out, t, "", "  ") != nil {
+		return string(t)
+	}
+	return out.String()
 }
 
 // previewOf is the short line shown in the confirmation dialog.

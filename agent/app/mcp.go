@@ -180,6 +180,12 @@ func (t *mcpTool) Preview(args json.RawMessage) string {
 	return t.t.Server + " " + t.t.Tool + " " + tools.Clip(strings.Join(strings.Fields(string(args)), " "), 100)
 }
 
+// Validate checks the arguments against the tool's input schema, before
+// the user is asked about the call.
+func (t *mcpTool) Validate(args json.RawMessage) error {
+	return tools.CheckArgs(t.t.Name, t.t.InputSchema, args)
+}
+
 // Mutates is false only for a tool its server marks read-only: an MCP
 // server's tools can do anything, so they are confirmed like bash.
 func (t *mcpTool) Mutates(json.RawMessage) bool {

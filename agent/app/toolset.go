@@ -204,12 +204,26 @@ func (d *diagnosed) Run(ctx context.Context, args json.RawMessage, progress func
 	return r
 }
 
-// Preview and Mutates pass through to the tool.
+// Preview, Describe, Validate and Mutates pass through to the tool.
 func (d *diagnosed) Preview(args json.RawMessage) string {
 	if p, ok := d.Tool.(tools.Previewer); ok {
 		return p.Preview(args)
 	}
 	return ""
+}
+
+func (d *diagnosed) Describe(args json.RawMessage) string {
+	if x, ok := d.Tool.(tools.Describer); ok {
+		return x.Describe(args)
+	}
+	return ""
+}
+
+func (d *diagnosed) Validate(args json.RawMessage) error {
+	if v, ok := d.Tool.(tools.Validator); ok {
+		return v.Validate(args)
+	}
+	return nil
 }
 
 func (d *diagnosed) Mutates(args json.RawMessage) bool {

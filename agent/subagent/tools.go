@@ -146,6 +146,18 @@ func (t *spawnTool) Preview(raw json.RawMessage) string {
 	return s + ": " + tools.FirstLine(o.Task, 80)
 }
 
+// Describe is the whole task, for the confirmation dialog.
+func (t *spawnTool) Describe(raw json.RawMessage) string {
+	o, _ := parseSpawn(raw)
+	return o.Task
+}
+
+// Validate reports what Run would reject in the arguments.
+func (t *spawnTool) Validate(raw json.RawMessage) error {
+	_, err := parseSpawn(raw)
+	return err
+}
+
 func (t *spawnTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
 	o, err := parseSpawn(raw)
 	if err != nil {

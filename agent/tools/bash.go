@@ -73,22 +73,40 @@ func (t *bashTool) Preview(raw json.RawMessage) string {
 
 func (t *bashTool) Mutates(json.RawMessage) bool { return true }
 
-func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+// Describe is the whole command line, for the confirmation dialog.
+func (t *bashTool) Describe(raw json.RawMessage) string {
+	command, _, _ := parseBash(raw)
+	return command
+}
+
+// Validate reports what Run would reject in the arguments.
+func (t *bashTool) Validate(raw json.RawMessage) error {
+	_, _, err := parseBash(raw)
+	return err
+}
+
+// parseBash checks the arguments of a bash call.
+func parseBash(raw json.RawMessage) (command string, secs int, err error) {
 	a, err := parseArgs("bash", raw, "command", "timeout")
 	if err != nil {
-		return errorResult("%v", err)
+		return "", 0, err
 	}
-	command, err := a.str("command", true)
+	command, err = a.str("command", true)
 	if err != nil {
-		return errorResult("%v", err)
+		return "", 0, err
 	}
 	if strings.TrimSpace(command) == "" {
-		return errorResult("bash: command is empty; give the command line to run")
+		return command, 0, badArg("bash", "command is empty; give the command line to run")
 	}
 	if !a.present("timeout") {
-		return errorResult("bash: timeout is required: a positive integer number of seconds after which the command is killed")
+		return command, 0, badArg("bash", "timeout is required: a positive integer number of seconds after which the command is killed")
 	}
-	secs, err := a.integer("timeout", 0, 1, bashMaxTimeout, fmt.Sprintf("a positive integer number of seconds (at most %d)", bashMaxTimeout))
+	secs, err = a.integer("timeout", 0, 1, bashMaxTimeout, fmt.Sprintf("a positive integer number of seconds (at most %d)", bashMaxTimeout))
+	return command, secs, err
+}
+
+func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+	command, secs, err := parseBash(raw)
 	if err != nil {
 		return errorResult("%v", err)
 	}

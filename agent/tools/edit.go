@@ -72,29 +72,45 @@ type replacement struct {
 	start    int // byte offset of the match in the normalised text
 }
 
-func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+// Validate reports what Run would reject in the arguments (the file
+// itself is checked by Plan).
+func (t *editTool) Validate(raw json.RawMessage) error {
+	_, _, err := parseEdit(raw)
+	return err
+}
+
+// parseEdit checks the arguments of an edit call.
+func parseEdit(raw json.RawMessage) (path string, reps []replacement, err error) {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(raw, &probe) == nil {
 		for _, k := range []string{"oldText", "newText", "old_string", "new_string"} {
 			if _, ok := probe[k]; ok {
-				return errorResult("edit: unknown argument %q; put replacements in edits: [{\"oldText\": ..., \"newText\": ...}]", k)
+				return "", nil, badArg("edit", "unknown argument %q; put replacements in edits: [{\"oldText\": ..., \"newText\": ...}]", k)
 			}
 		}
 	}
 	a, err := parseArgs("edit", raw, "path", "edits")
 	if err != nil {
-		return errorResult("%v", err)
+		return "", nil, err
 	}
 	p, err := a.str("path", true)
 	if err != nil {
-		return errorResult("%v", err)
+		return "", nil, err
 	}
-	reps, err := parseEdits(a)
+	reps, err = parseEdits(a)
 	if err != nil {
-		return errorResult("%v", err)
+		return "", nil, err
 	}
 	if p == "" {
-		return errorResult("edit: path is empty; give the file to edit")
+		return "", nil, badArg("edit", "path is empty; give the file to edit")
+	}
+	return p, reps, nil
+}
+
+func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+	p, reps, err := parseEdit(raw)
+	if err != nil {
+		return errorResult("%v", err)
 	}
 	abs := t.cfg.resolve(p)
 	shown := t.cfg.display(abs)

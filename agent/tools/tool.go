@@ -39,6 +39,23 @@ type Previewer interface {
 	Preview(args json.RawMessage) string
 }
 
+// Describer is implemented by tools whose call holds more than its
+// one-line preview can show: the whole command line or code. The
+// confirmation dialog shows it in full, so that nothing the call would run
+// is hidden.
+type Describer interface {
+	Describe(args json.RawMessage) string
+}
+
+// Validator is implemented by tools that can check a call's arguments
+// without running it. Validate returns the error Run would report for
+// them (nil: Run gets past its argument checks). The agent sends that
+// error to the model as the call's result, without asking the user about
+// a call that could not run.
+type Validator interface {
+	Validate(args json.RawMessage) error
+}
+
 // Mutator is implemented by tools that can change the machine. Mutates
 // reports whether the call changes files or runs commands; the agent denies
 // such calls when the user asked for no mutation (--no-yolo).

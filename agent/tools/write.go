@@ -42,21 +42,34 @@ func (t *writeTool) Preview(raw json.RawMessage) string {
 
 func (t *writeTool) Mutates(json.RawMessage) bool { return true }
 
-func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+// Validate reports what Run would reject in the arguments.
+func (t *writeTool) Validate(raw json.RawMessage) error {
+	_, _, err := parseWrite(raw)
+	return err
+}
+
+// parseWrite checks the arguments of a write call.
+func parseWrite(raw json.RawMessage) (path, content string, err error) {
 	a, err := parseArgs("write", raw, "path", "content")
 	if err != nil {
-		return errorResult("%v", err)
+		return "", "", err
 	}
-	p, err := a.str("path", true)
+	if path, err = a.str("path", true); err != nil {
+		return "", "", err
+	}
+	if content, err = a.str("content", true); err != nil {
+		return "", "", err
+	}
+	if path == "" {
+		return "", "", badArg("write", "path is empty; give the file to write")
+	}
+	return path, content, nil
+}
+
+func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
+	p, content, err := parseWrite(raw)
 	if err != nil {
 		return errorResult("%v", err)
-	}
-	content, err := a.str("content", true)
-	if err != nil {
-		return errorResult("%v", err)
-	}
-	if p == "" {
-		return errorResult("write: path is empty; give the file to write")
 	}
 	if ctx.Err() != nil {
 		return errorResult("write: aborted before writing %s", p)

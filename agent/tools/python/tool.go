@@ -175,29 +175,48 @@ func (t *Tool) Preview(raw json.RawMessage) string {
 // Mutates is true: Python code can do anything bash can.
 func (t *Tool) Mutates(json.RawMessage) bool { return true }
 
-func (t *Tool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
+// Describe is the whole code, for the confirmation dialog.
+func (t *Tool) Describe(raw json.RawMessage) string {
+	code, _, _, _ := t.parse(raw)
+	return code
+}
+
+// Validate reports what Run would reject in the arguments.
+func (t *Tool) Validate(raw json.RawMessage) error {
+	_, _, _, err := t.parse(raw)
+	return err
+}
+
+// parse checks the arguments of a call.
+func (t *Tool) parse(raw json.RawMessage) (code string, reset bool, timeout time.Duration, err error) {
 	a, err := tools.ParseArgs("python", raw, "code", "timeout", "reset")
 	if err != nil {
-		return tools.ErrorResult("%v", err)
+		return code, false, 0, err
 	}
-	code, err := a.String("code", false)
-	if err != nil {
-		return tools.ErrorResult("%v", err)
+	if code, err = a.String("code", false); err != nil {
+		return "", false, 0, err
 	}
-	reset, err := a.Bool("reset")
-	if err != nil {
-		return tools.ErrorResult("%v", err)
+	if reset, err = a.Bool("reset"); err != nil {
+		return code, false, 0, err
 	}
 	secs, err := a.Int("timeout", int(t.c.DefaultTimeout/time.Second), 1, maxTimeout, fmt.Sprintf("a positive integer number of seconds (at most %d)", maxTimeout))
 	if err != nil {
-		return tools.ErrorResult("%v", err)
+		return code, false, 0, err
 	}
-	timeout := time.Duration(secs) * time.Second
+	timeout = time.Duration(secs) * time.Second
 	if !a.Present("timeout") {
 		timeout = t.c.DefaultTimeout
 	}
 	if strings.TrimSpace(code) == "" && !reset {
-		return tools.ErrorResult("python: code is empty; give the Python code to run (or reset: true to start a fresh interpreter)")
+		return code, false, 0, a.Errorf("code is empty; give the Python code to run (or reset: true to start a fresh interpreter)")
+	}
+	return code, reset, timeout, nil
+}
+
+func (t *Tool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
+	code, reset, timeout, err := t.parse(raw)
+	if err != nil {
+		return tools.ErrorResult("%v", err)
 	}
 	select {
 	case t.sem <- struct{}{}:
