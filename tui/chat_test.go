@@ -252,33 +252,6 @@ func TestListKeys(t *testing.T) {
 	}
 }
 
-func TestConfirmKeys(t *testing.T) {
-	tests := []struct {
-		keys []Key
-		want ConfirmChoice
-	}{
-		{[]Key{{Code: KeyRune, Rune: 'y'}}, ConfirmChoice{Allow: true}},
-		{[]Key{{Code: KeyRune, Rune: 'a'}}, ConfirmChoice{Allow: true, Always: true}},
-		{[]Key{{Code: KeyDown}, {Code: KeyEnter}}, ConfirmChoice{Allow: true, Always: true}},
-		{[]Key{{Code: KeyEsc}}, ConfirmChoice{}},
-		{[]Key{{Code: KeyRune, Rune: 'n'}, {Code: KeyRune, Rune: 'n'}, {Code: KeyRune, Rune: 'o'}, {Code: KeyEnter}}, ConfirmChoice{Reason: "no"}},
-		{[]Key{{Code: KeyUp}, {Code: KeyEnter}, {Code: KeyRune, Rune: 'x'}, {Code: KeyEsc}}, ConfirmChoice{Reason: "x"}},
-	}
-	for i, tc := range tests {
-		d := &Confirm{Tool: "bash", Preview: "$ rm -rf build"}
-		var got ConfirmChoice
-		done := false
-		for _, k := range tc.keys {
-			if got, done = d.HandleKey(k); done {
-				break
-			}
-		}
-		if !done || got != tc.want {
-			t.Errorf("case %d: HandleKey = %+v, %v; want %+v, true", i, got, done, tc.want)
-		}
-	}
-}
-
 func TestPromptDialog(t *testing.T) {
 	d := &Prompt{Title: "Name", Message: "What should the branch be called?"}
 	for _, r := range "fix" {

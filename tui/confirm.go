@@ -2,40 +2,75 @@ package tui
 
 import (
 	"fmt"
-	"github.com/zut-go/zut/tui/ansi"
+	"strconv"
 	"strings"
+
+	"github.com/zut-go/zut/tui/ansi"
 )
 
 // ConfirmChoice is the user's answer to a Confirm dialog.
 type ConfirmChoice struct {
 	Allow  bool
-	Always bool   // allow this tool for the rest of the session
+	Always bool   // allow calls like this one from now on
 	Reason string // why it was denied, for the model
+	// Stop denies the call and ends the turn: the model is not asked
+	// again (Esc, Ctrl+C, or the last choice).
+	Stop bool
 }
 
 // Confirm is the dialog that asks before a tool runs: allow once, allow
-// such calls from now on, or deny with a reason typed on the spot. It
-// implements Overlay. Keys: arrows and Enter, or y, a and n directly; Esc
-// denies without a reason; PgUp and PgDn scroll the change when it is
-// taller than the dialog.
+// such calls from now on, deny and tell the model why (the turn goes on),
+// or deny and stop the turn. It implements Overlay.
+//
+// The dialog shows the whole call: every line of Body (long lines wrapped,
+// never cut, with their line numbers) and the change of Diff. When they do
+// not fit, they scroll: PgUp and PgDn move a page, Home and End go to the
+// first and the last line, and a line says which lines show of how many.
+//
+// Keys: arrows and Enter, or y, a and n directly; Esc and Ctrl+C stop
+// the turn, also while the reason is typed.
 type Confirm struct {
 	Tool    string // the tool's name
 	Preview string // the short description of the call
+	// Body is the whole call: a command line, code, the arguments as
+	// JSON. Every line of it is shown.
+	Body string
+	// BodyLabel names what Body holds in the line counting it
+	// ("command", "code", "arguments"); empty: "call".
+	BodyLabel string
 	// Diff is the change a write or edit would make, shown in the dialog
 	// (a new file: all its lines added).
 	Diff *ToolDiff
 	// Always is the label of the second choice; empty: "Always allow
-	// <tool> this session".
-	Always string
+	// <tool> this session". AlwaysShort is its form for a narrow dialog
+	// (under 44 columns); empty: "Always".
+	Always, AlwaysShort string
 
 	sel    int
 	reason *Editor // set while the reason is typed
-	// The diff scrolls: diffTop is its first line shown, diffPage the
-	// lines shown at the last Render (0: all of it fits).
-	diffTop, diffPage int
-	diffLines         []string
-	diffWidth         int
+	// The body and the diff scroll together: top is the first row shown,
+	// page the rows shown at the last Render (0: all of them fit).
+	top, page int
+	rows      []confirmRow // the rendered rows, for rowsWidth
+	rowsWidth int
+	lines     int // lines of the body and the diff
 }
+
+// confirmRow is one screen row of the body or the diff, and the number of
+// the line it shows (a long line takes several rows).
+type confirmRow struct {
+	text string
+	line int
+}
+
+// The choices, in the order they are shown.
+const (
+	choiceOnce = iota
+	choiceAlways
+	choiceDeny
+	choiceStop
+	choices
+)
 
 // HandleKey applies a key; done reports that the user decided.
 func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
@@ -45,7 +80,7 @@ func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
 	if d.reason != nil {
 		switch k.String() {
 		case "esc", "ctrl+c":
-			return ConfirmChoice{Reason: strings.TrimSpace(d.reason.Value())}, true
+			return ConfirmChoice{Reason: strings.TrimSpace(d.reason.Value()), Stop: true}, true
 		}
 		if d.reason.HandleKey(k) == EditSubmit {
 			return ConfirmChoice{Reason: strings.TrimSpace(d.reason.Value())}, true
@@ -54,34 +89,46 @@ func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
 	}
 	switch k.String() {
 	case "pageup":
-		d.diffTop = max(d.diffTop-max(d.diffPage, 1), 0)
+		d.top = max(d.top-max(d.page, 1), 0)
 	case "pagedown":
-		if d.diffPage > 0 {
-			d.diffTop += d.diffPage // Render clamps the end
+		if d.page > 0 {
+			d.top += d.page // Render clamps the end
+		}
+	case "home":
+		d.top = 0
+	case "end":
+		if d.page > 0 {
+			d.top = len(d.rows) // Render clamps the end
 		}
 	case "up", "ctrl+p", "shift+tab":
-		d.sel = (d.sel + 2) % 3
+		d.sel = (d.sel + choices - 1) % choices
 	case "down", "ctrl+n", "tab":
-		d.sel = (d.sel + 1) % 3
+		d.sel = (d.sel + 1) % choices
 	case "y", "1":
 		return ConfirmChoice{Allow: true}, true
 	case "a", "2":
 		return ConfirmChoice{Allow: true, Always: true}, true
 	case "n", "3":
-		d.sel = 2
-		d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
-	case "esc", "ctrl+c":
-		return ConfirmChoice{}, true
+		d.sel = choiceDeny
+		d.askReason()
+	case "esc", "ctrl+c", "4":
+		return ConfirmChoice{Stop: true}, true
 	case "enter":
 		switch d.sel {
-		case 0:
+		case choiceOnce:
 			return ConfirmChoice{Allow: true}, true
-		case 1:
+		case choiceAlways:
 			return ConfirmChoice{Allow: true, Always: true}, true
+		case choiceStop:
+			return ConfirmChoice{Stop: true}, true
 		}
-		d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
+		d.askReason()
 	}
 	return choice, false
+}
+
+func (d *Confirm) askReason() {
+	d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
 }
 
 // Paste adds pasted text to the reason while it is typed.
@@ -94,62 +141,16 @@ func (d *Confirm) Paste(s string) {
 // Render implements Overlay.
 func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]string, int, int) {
 	inner := max(width-4, 1)
-	var body []string
-	preview := strings.TrimRight(ansi.Printable(d.Preview), "\n")
-	pv := 0
-	for _, l := range strings.Split(preview, "\n") {
-		for _, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: t.Style(ansi.RoleText)}}, inner) {
-			if pv == 6 {
-				body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "…", Style: t.Style(ansi.RoleMuted)}}, p, false))
-			}
-			if pv < 6 {
-				body = append(body, ansi.RenderSpans(w, p, false))
-			}
-			pv++
-		}
+	text := t.Style(ansi.RoleText)
+	muted := func(s string) string {
+		return ansi.RenderSpans(ansi.TruncateSpans([]ansi.Span{{Text: s, Style: t.Style(ansi.RoleMuted)}}, inner), p, false)
 	}
-	if d.Diff != nil {
-		// Room for the diff: what the box, the preview, the options, the
-		// footer and a reason being typed leave.
-		room := maxRows - 2 - 1 - len(body) - 3 - 1
-		if d.reason != nil {
-			room -= 2
-		}
-		body = append(body, d.diffView(inner, max(room, 2), t, p)...)
-	}
-	if len(body) > 0 && maxRows > 8 {
-		body = append(body, "")
-	}
-	always := d.Always
-	if always == "" {
-		always = "Always allow " + ansi.Printable(d.Tool) + " this session"
-	}
-	options := []struct{ label, key string }{
-		{"Allow once", "y"},
-		{ansi.Printable(always), "a"},
-		{"Deny…", "n"},
-	}
-	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
-	for i, o := range options {
-		label := "  " + o.label
-		if i == d.sel {
-			label = "› " + o.label
-		}
-		label = ansi.Truncate(label, max(inner-2, 1), "…")
-		line := ansi.PadRight(label, max(inner-1, 0)) + o.key
-		if i == d.sel {
-			body = append(body, sel.Render(p, line))
-		} else {
-			body = append(body, ansi.RenderSpans([]ansi.Span{{Text: line, Style: t.Style(ansi.RoleText)}}, p, false))
-		}
-	}
+
+	options := d.options(inner, t, p)
+	var reason []string
 	cursorRow, cursorCol := -1, 0
-	footer := "↑↓ move · enter choose · esc deny"
-	if d.diffPage > 0 {
-		footer = "↑↓ move · enter choose · pgup/pgdn scroll · esc deny"
-	}
 	if d.reason != nil {
-		body = append(body, ansi.RenderSpans([]ansi.Span{{Text: "Reason (sent to the model):", Style: t.Style(ansi.RoleMuted)}}, p, false))
+		reason = append(reason, muted("Reason (sent to the model):"))
 		lines, r, c := d.reason.Render(max(inner-2, 1))
 		if d.reason.Empty() {
 			lines[0] = t.Style(ansi.RoleDim).Render(p, lines[0])
@@ -159,11 +160,71 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 			if i == 0 {
 				prefix = "› "
 			}
-			body = append(body, prefix+l)
+			reason = append(reason, prefix+l)
 		}
-		cursorRow, cursorCol = 1+len(body)-len(lines)+r, 2+2+c
-		footer = "enter deny · esc deny without a reason"
+		cursorRow, cursorCol = len(reason)-len(lines)+r, 2+2+c
 	}
+
+	// The rows inside the box: maxRows less the frame and the footer. The
+	// choices always show; the preview, the count and the blank line give
+	// way to the body and the diff when rows are short.
+	room := max(maxRows-3, 1)
+	preview := d.previewLines(inner, text, muted, p)
+	rows := d.contentRows(inner, t, p)
+	caption := ""
+	if strings.Contains(strings.TrimRight(d.Body, "\n"), "\n") {
+		label := d.BodyLabel
+		if label == "" {
+			label = "call"
+		}
+		caption = fmt.Sprintf("%s · %d lines", label, d.bodyLines())
+	}
+	gap := len(rows) > 0 || len(preview) > 0
+	fixed := func() int {
+		n := len(preview) + len(options) + len(reason)
+		if caption != "" {
+			n++
+		}
+		if gap {
+			n++
+		}
+		return n
+	}
+	shrink := func() bool {
+		switch {
+		case gap && (maxRows <= 8 || len(rows) == 0):
+			gap = false
+		case len(preview) > 1:
+			preview = preview[:1]
+		case caption != "" && len(rows) > 0:
+			caption = ""
+		case gap:
+			gap = false
+		case len(preview) > 0 && len(rows) > 0:
+			preview = nil
+		default:
+			return false
+		}
+		return true
+	}
+	for fixed()+min(len(rows), 3) > room && shrink() {
+	}
+	var body []string
+	body = append(body, preview...)
+	if caption != "" {
+		body = append(body, muted(caption))
+	}
+	body = append(body, d.window(rows, max(room-fixed(), 2), muted)...)
+	if gap {
+		body = append(body, "")
+	}
+	body = append(body, options...)
+	if cursorRow >= 0 {
+		cursorRow += 1 + len(body)
+	}
+	body = append(body, reason...)
+
+	footer := d.footer(inner)
 	title := "Allow " + d.Tool + "?"
 	out := ansi.Box(title, body, footer, width, maxRows, t, p)
 	if cursorRow >= len(out)-1 {
@@ -172,26 +233,169 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 	return out, cursorRow, min(cursorCol, max(width-1, 0))
 }
 
-// diffView renders the change in width cells, at most rows lines: a window
-// of the diff with a last line saying which lines show when it is cut.
-func (d *Confirm) diffView(width, rows int, t *ansi.Theme, p ansi.Profile) []string {
-	if d.diffLines == nil || d.diffWidth != width {
-		d.diffLines = RenderDiff(Diff(d.Diff.Old, d.Diff.New, 3), DiffOptions{Width: width, Theme: t, Profile: p})
-		d.diffWidth = width
-		if len(d.diffLines) == 0 {
-			d.diffLines = []string{ansi.RenderSpans([]ansi.Span{{Text: "(no change)", Style: t.Style(ansi.RoleMuted)}}, p, false)}
+// previewLines is the preview wrapped, at most three rows: the body below
+// shows the whole call.
+func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) string, p ansi.Profile) []string {
+	preview := strings.TrimRight(ansi.Printable(d.Preview), "\n")
+	if preview == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(preview, "\n") {
+		for _, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: style}}, width) {
+			if len(out) == 3 {
+				out[2] = muted("…")
+				return out
+			}
+			out = append(out, ansi.RenderSpans(w, p, false))
 		}
 	}
-	lines := d.diffLines
-	d.diffPage = 0
-	if len(lines) <= rows {
-		d.diffTop = 0
-		return lines
+	return out
+}
+
+// bodyLines counts the lines of the body.
+func (d *Confirm) bodyLines() int {
+	if d.Body == "" {
+		return 0
 	}
-	page := max(rows-1, 1)
-	d.diffTop = min(d.diffTop, len(lines)-page)
-	d.diffPage = page
-	out := append([]string(nil), lines[d.diffTop:d.diffTop+page]...)
-	more := fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", d.diffTop+1, d.diffTop+page, len(lines))
-	return append(out, ansi.RenderSpans(ansi.TruncateSpans([]ansi.Span{{Text: more, Style: t.Style(ansi.RoleMuted)}}, width), p, false))
+	return strings.Count(strings.TrimRight(d.Body, "\n"), "\n") + 1
+}
+
+// contentRows renders the body and the diff in width cells, once per
+// width: every line of the body, wrapped at the width and numbered when
+// there are several, then the diff.
+func (d *Confirm) contentRows(width int, t *ansi.Theme, p ansi.Profile) []confirmRow {
+	if d.rows != nil && d.rowsWidth == width {
+		return d.rows
+	}
+	rows := []confirmRow{}
+	n := d.bodyLines()
+	if n > 0 {
+		src := strings.Split(strings.TrimRight(ansi.Printable(d.Body), "\n"), "\n")
+		numW := 0
+		if n > 1 {
+			numW = len(strconv.Itoa(n)) + 1
+		}
+		textW := max(width-numW, 1)
+		if width-numW < 8 {
+			numW, textW = 0, width // too narrow for numbers
+		}
+		for i, l := range src {
+			for j, w := range ansi.HardWrap([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: t.Style(ansi.RoleText)}}, textW) {
+				gutter := ""
+				if numW > 0 {
+					num := strings.Repeat(" ", numW)
+					if j == 0 {
+						num = fmt.Sprintf("%*d ", numW-1, i+1)
+					}
+					gutter = t.Style(ansi.RoleDim).Render(p, num)
+				}
+				rows = append(rows, confirmRow{text: gutter + ansi.RenderSpans(w, p, false), line: i + 1})
+			}
+		}
+	}
+	if d.Diff != nil {
+		diff := RenderDiff(Diff(d.Diff.Old, d.Diff.New, 3), DiffOptions{Width: width, Theme: t, Profile: p})
+		if len(diff) == 0 {
+			diff = []string{ansi.RenderSpans([]ansi.Span{{Text: "(no change)", Style: t.Style(ansi.RoleMuted)}}, p, false)}
+		}
+		for i, l := range diff {
+			rows = append(rows, confirmRow{text: l, line: n + i + 1})
+		}
+		n += len(diff)
+	}
+	d.rows, d.rowsWidth, d.lines = rows, width, n
+	return rows
+}
+
+// window is the part of rows that fits in room rows: all of them, or a
+// page and a last line saying which lines show.
+func (d *Confirm) window(rows []confirmRow, room int, muted func(string) string) []string {
+	d.page = 0
+	if len(rows) <= room {
+		d.top = 0
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			out[i] = r.text
+		}
+		return out
+	}
+	page := max(room-1, 1)
+	d.top = max(min(d.top, len(rows)-page), 0)
+	d.page = page
+	var out []string
+	for _, r := range rows[d.top : d.top+page] {
+		out = append(out, r.text)
+	}
+	pos := fmt.Sprintf("lines %d–%d of %d · pgup/pgdn", rows[d.top].line, rows[d.top+page-1].line, d.lines)
+	if len(rows) != d.lines {
+		// Long lines take several rows: count rows, and say how many lines.
+		pos = fmt.Sprintf("rows %d–%d of %d (%d lines) · pgup/pgdn", d.top+1, d.top+page, len(rows), d.lines)
+	}
+	return append(out, muted(pos))
+}
+
+// narrowConfirm is the inner width under which the choices take their
+// short labels.
+const narrowConfirm = 40
+
+// options renders the four choices in width cells: the label wrapped
+// (never cut), the key on the right of its first row.
+func (d *Confirm) options(width int, t *ansi.Theme, p ansi.Profile) []string {
+	always, short := d.Always, d.AlwaysShort
+	if always == "" {
+		always = "Always allow " + d.Tool + " this session"
+	}
+	if short == "" {
+		short = "Always"
+	}
+	opts := []struct{ label, key string }{
+		{"Allow once", "y"},
+		{ansi.Printable(always), "a"},
+		{"No, tell the model why…", "n"},
+		{"No, and stop the turn", "esc"},
+	}
+	if width < narrowConfirm {
+		opts[0].label, opts[1].label, opts[2].label, opts[3].label = "Yes", ansi.Printable(short), "No, say why", "Stop turn"
+	}
+	const keyW = 3
+	labelW := max(width-2-1-keyW, 1)
+	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
+	var out []string
+	for i, o := range opts {
+		for j, w := range ansi.WrapSpans([]ansi.Span{{Text: o.label}}, labelW) {
+			prefix, key := "  ", ""
+			if j == 0 {
+				key = o.key
+				if i == d.sel {
+					prefix = "› "
+				}
+			}
+			line := prefix + ansi.PadRight(ansi.RenderSpans(w, ansi.ProfileNone, false), labelW) + " " + fmt.Sprintf("%*s", keyW, key)
+			line = ansi.Truncate(line, width, "")
+			if i == d.sel {
+				out = append(out, sel.Render(p, line))
+			} else {
+				out = append(out, ansi.RenderSpans([]ansi.Span{{Text: line, Style: t.Style(ansi.RoleText)}}, p, false))
+			}
+		}
+	}
+	return out
+}
+
+// footer is the longest key help that fits width.
+func (d *Confirm) footer(width int) string {
+	variants := []string{"↑↓ move · enter choose · esc stop the turn", "enter choose · esc stop", "esc stop"}
+	switch {
+	case d.reason != nil:
+		variants = []string{"enter deny, the model goes on · esc stop the turn", "enter deny · esc stop", "esc stop"}
+	case d.page > 0:
+		variants = []string{"↑↓ move · enter choose · pgup/pgdn scroll · esc stop the turn", "pgup/pgdn scroll · esc stop", "esc stop"}
+	}
+	for _, v := range variants {
+		if ansi.StringWidth(v) <= width {
+			return v
+		}
+	}
+	return variants[len(variants)-1]
 }
