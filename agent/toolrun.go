@@ -322,7 +322,11 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 		return verdict{deny: true, reason: fmt.Sprintf("tool %q was not run: %v", name, err)}
 	}
 	if ans.Stop {
-		return verdict{deny: true, stop: true, reason: fmt.Sprintf("tool %q was denied: the user stopped the turn; wait for the next prompt", name)}
+		reason := "the user stopped the turn; wait for the next prompt"
+		if ans.Reason != "" {
+			reason = "the user stopped the turn (" + ans.Reason + "); wait for the next prompt"
+		}
+		return verdict{deny: true, stop: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}
 	}
 	if !ans.Allow {
 		reason := ans.Reason

@@ -363,7 +363,7 @@ func (d *Confirm) options(width int, t *ansi.Theme, p ansi.Profile) []string {
 	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 	var out []string
 	for i, o := range opts {
-		for j, w := range ansi.WrapSpans([]ansi.Span{{Text: o.label}}, labelW) {
+		for j, w := range labelRows(o.label, labelW) {
 			prefix, key := "  ", ""
 			if j == 0 {
 				key = o.key
@@ -381,6 +381,28 @@ func (d *Confirm) options(width int, t *ansi.Theme, p ansi.Profile) []string {
 		}
 	}
 	return out
+}
+
+// labelRows wraps a choice's label in width cells, a line break shown
+// as ⏎. A label longer than three rows (the rule "always" would save can
+// hold a whole script) keeps its head and its tail, where a rule's
+// wildcard is, and loses its middle to "…": the choices must fit, and
+// the body above shows the call in full.
+func labelRows(label string, width int) [][]ansi.Span {
+	label = strings.ReplaceAll(label, "\n", "⏎")
+	rows := ansi.WrapSpans([]ansi.Span{{Text: label}}, width)
+	if len(rows) <= 3 || width < 4 {
+		return rows
+	}
+	head := ansi.Truncate(label, 2*width, "")
+	tail := []rune(label)
+	for i := len(tail) - 1; i >= 0; i-- {
+		if ansi.StringWidth(string(tail[i:])) > width-1 {
+			tail = tail[i+1:]
+			break
+		}
+	}
+	return ansi.HardWrap([]ansi.Span{{Text: head + strings.Repeat(" ", 2*width-ansi.StringWidth(head)) + "…" + string(tail)}}, width)
 }
 
 // footer is the longest key help that fits width.

@@ -186,6 +186,29 @@ func TestConfirmShowsEveryCharacter(t *testing.T) {
 	}
 }
 
+// TestConfirmLongRule: a rule too long for the choices (a whole script)
+// keeps its head and its tail, and every choice shows.
+func TestConfirmLongRule(t *testing.T) {
+	rule := "bash(" + numbered(60) + " *)"
+	for _, width := range []int{20, 44, 80, 120} {
+		d := &Confirm{Tool: "bash", Body: numbered(60), Always: "Always allow " + rule + " in this project", AlwaysShort: "Always " + rule}
+		lines, _, _ := d.Render(width, 30, ansi.DarkTheme(), ansi.ProfileNone)
+		s := strings.Join(lines, "\n")
+		wants := []string{"…", "60 *)", "y │", "a │", "n │", "esc │"}
+		if width >= 44 {
+			wants = append(wants, "⏎", "echo line 60 *)")
+		}
+		for _, want := range wants {
+			if !strings.Contains(s, want) {
+				t.Errorf("width %d: the dialog lacks %q:\n%s", width, want, s)
+			}
+		}
+		if strings.Contains(s, "… +") {
+			t.Errorf("width %d: the box cut the choices:\n%s", width, s)
+		}
+	}
+}
+
 // TestConfirmRender: the dialog at several widths and heights, in golden
 // files: a 12-line command, a 60-line one, a long single line, JSON
 // arguments, an edit's diff, and the reason being typed.

@@ -165,7 +165,7 @@ func (c *child) assemble(ctx context.Context, modelSpec string) error {
 	pol.Interactive = false
 	var confirm agent.Confirmer
 	if pc := parent.Confirmer(); pc != nil {
-		confirm = labelled{id: c.id, c: pc}
+		confirm = labelled{id: c.id, c: pc, stop: parent.Abort}
 	}
 	var x agent.Extensions
 	if ext != nil {

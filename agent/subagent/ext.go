@@ -52,13 +52,20 @@ func (f *filtered) InterceptAssistantMessage(ctx context.Context, text string) a
 	return f.x.InterceptAssistantMessage(ctx, text)
 }
 
-// labelled asks the parent's confirmer, saying which subagent asks.
+// labelled asks the parent's confirmer, saying which subagent asks. When
+// the user stops the turn there, the parent's running prompt is aborted
+// too (stop), as the user's turn ends, not only the subagent's.
 type labelled struct {
-	id string
-	c  agent.Confirmer
+	id   string
+	c    agent.Confirmer
+	stop func()
 }
 
 func (l labelled) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmAnswer, error) {
 	req.Preview = "[subagent " + l.id + "] " + req.Preview
-	return l.c.Confirm(ctx, req)
+	ans, err := l.c.Confirm(ctx, req)
+	if err == nil && ans.Stop && l.stop != nil {
+		l.stop()
+	}
+	return ans, err
 }

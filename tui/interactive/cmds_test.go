@@ -615,7 +615,7 @@ func TestUIRendererHeaderBeforeResult(t *testing.T) {
 	writeRawExt(t, dir, "looks", "looks.py", headerRenderer)
 	h := startUI(t, uiOptions{width: 80, height: 24, extensions: true, base: base, args: []string{"-e", dir},
 		replies: []providertest.Reply{
-			{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: `{"command":"echo hi"}`}}},
+			{Tools: []providertest.ToolCall{{ID: "call_1", Name: "bash", Args: `{"command":"echo hi","timeout":5}`}}},
 			{Text: "done"},
 		}})
 	h.idle()

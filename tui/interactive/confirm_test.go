@@ -96,3 +96,52 @@ func TestUIYoloFooter(t *testing.T) {
 		t.Errorf("the footer does not show --yolo:\n%s", s)
 	}
 }
+
+// TestUIConfirmNoVersusEsc: "n" and a reason deny the call and the model
+// goes on (it is asked again, with the reason); Esc, even while a reason
+// is typed, denies it and ends the turn (no further request).
+func TestUIConfirmNoVersusEsc(t *testing.T) {
+	tests := []struct {
+		name     string
+		keys     []string
+		requests int    // model requests, the prompt's included
+		result   string // in the result of the denied call
+		notice   string
+	}{
+		{"no, tell the model", []string{"n", "use make", "\r"}, 2, "use make", "Taking another way."},
+		{"esc", []string{"\x1b"}, 1, "the user stopped the turn", "interrupted"},
+		{"esc while typing the reason", []string{"n", "wait", "\x1b"}, 1, "the user stopped the turn (wait)", "interrupted"},
+		{"ctrl+c", []string{"\x03"}, 1, "the user stopped the turn", "interrupted"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			replies := []providertest.Reply{{Tools: []providertest.ToolCall{bashCall("c1", "rm -rf build")}}}
+			if tc.requests == 2 {
+				replies = append(replies, providertest.Reply{Text: "Taking another way."})
+			}
+			// A turn that went on after a stop would take this reply.
+			replies = append(replies, providertest.Reply{Text: "Next prompt answered."})
+			h := startUI(t, uiOptions{width: 80, height: 30, replies: replies})
+			h.idle()
+			h.enter("clean up")
+			h.waitText("No, and stop the turn")
+			for _, k := range tc.keys {
+				h.send(k)
+				h.flushInput()
+			}
+			h.waitText(tc.notice)
+			h.idle()
+			if n := len(h.srv.Requests()); n != tc.requests {
+				t.Errorf("%d model requests, want %d", n, tc.requests)
+			}
+			// The next prompt goes out with the denied call's result.
+			h.enter("next")
+			h.waitText("answered.")
+			reqs := h.srv.Requests()
+			body, _ := json.Marshal(reqs[len(reqs)-1].Body)
+			if !strings.Contains(string(body), tc.result) {
+				t.Errorf("the next request lacks %q: %s", tc.result, body)
+			}
+		})
+	}
+}

@@ -81,13 +81,27 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 		cwd = u.app.CWD()
 	}
 	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
-	d := &tui.Confirm{Tool: req.Name, Preview: preview, Always: "Always allow " + rule.String() + " in this project"}
+	d := &tui.Confirm{Tool: req.Name, Preview: preview, Body: req.Body, BodyLabel: bodyLabel(req.Name),
+		Always: "Always allow " + rule.String() + " in this project", AlwaysShort: "Always " + rule.String()}
 	if c := req.Change; c != nil && !c.Truncated {
 		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
 	}
 	u.openOverlay(&confirmOverlay{Confirm: d, id: req.ToolID, reply: reply, rule: rule})
 	u.chat.ToolWaiting(req.ToolID, true)
 	u.alert("confirm")
+}
+
+// bodyLabel names what the confirmation's body holds for tool name.
+func bodyLabel(name string) string {
+	switch name {
+	case "bash":
+		return "command"
+	case "python":
+		return "code"
+	case "subagent_spawn":
+		return "task"
+	}
+	return "arguments"
 }
 
 // waiting reports whether a confirmation waits for the user.
@@ -119,6 +133,12 @@ func (c *confirmOverlay) key(u *ui, k tui.Key) {
 	}
 	u.closeOverlay(c)
 	u.chat.ToolWaiting(c.id, false)
+	if choice.Stop {
+		// Esc: the call is denied and the turn ends; the agent says
+		// "interrupted" when it has.
+		c.reply <- agent.ConfirmAnswer{Reason: choice.Reason, Stop: true}
+		return
+	}
 	if choice.Always {
 		// Calls like this one run without asking from now on, in this
 		// project: the rule is saved in config.json (/permissions lists

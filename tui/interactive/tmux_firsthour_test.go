@@ -128,14 +128,15 @@ func maskFirstHour(s string) string {
 }
 
 // startScriptedModel runs the scripted model server on script and
-// returns its URL.
-func startScriptedModel(t *testing.T, bin, path, script string) string {
+// returns its URL; flags go to fakemodel before the script (for example
+// -record FILE).
+func startScriptedModel(t *testing.T, bin, path, script string, flags ...string) string {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, path)
+	cmd := exec.CommandContext(ctx, bin, append(flags, path)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
