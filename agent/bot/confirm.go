@@ -27,7 +27,8 @@ func (q *question) sent(err error) { q.sentc <- err }
 const (
 	choiceOnce   = "o"
 	choiceAlways = "a"
-	choiceDeny   = "d"
+	choiceDeny   = "d" // deny; the model goes on
+	choiceStop   = "s" // deny and end the turn
 	choiceGone   = "x" // the turn ended before an answer
 	choiceStale  = ""  // a button of a question nobody waits for
 )
@@ -36,25 +37,50 @@ var choiceText = map[string]string{
 	choiceOnce:   "Allowed once",
 	choiceAlways: "Allowed for this session",
 	choiceDeny:   "Denied",
+	choiceStop:   "Denied; the turn was stopped",
 	choiceGone:   "Not answered: the turn was stopped",
 	choiceStale:  "This question is no longer open",
 }
 
 var choiceMark = map[string]string{
-	choiceOnce: "✅", choiceAlways: "✅", choiceDeny: "🚫", choiceGone: "⏹", choiceStale: "⏹",
+	choiceOnce: "✅", choiceAlways: "✅", choiceDeny: "🚫", choiceStop: "⏹", choiceGone: "⏹", choiceStale: "⏹",
 }
 
+// message is the question: the preview, then the whole call (the
+// transport splits a long one over several messages, the buttons under
+// the last), with its line count.
 func (q *question) message() Message {
 	text := "🔐 Allow " + q.req.Name + "?"
 	if p := strings.TrimSpace(q.req.Preview); p != "" && p != q.req.Name {
 		text += "\n" + clip(p, 1000)
+	}
+	if body := strings.TrimRight(q.req.Body, "\n"); body != "" {
+		text += "\n\n" + body
+		if n := strings.Count(body, "\n") + 1; n > 1 {
+			text += fmt.Sprintf("\n\n(%d lines)", n)
+		}
 	}
 	data := func(c string) string { return "zut:" + q.nonce + ":" + c }
 	return Message{Plain: text, Buttons: [][]Button{{
 		{Text: "Allow once", Data: data(choiceOnce)},
 		{Text: "Always", Data: data(choiceAlways)},
 		{Text: "Deny", Data: data(choiceDeny)},
+		{Text: "Deny & stop", Data: data(choiceStop)},
 	}}}
+}
+
+// answerOf is the answer a button gives: Deny lets the model go on, Deny
+// & stop ends the turn.
+func answerOf(choice string) agent.ConfirmAnswer {
+	switch choice {
+	case choiceOnce:
+		return agent.ConfirmAnswer{Allow: true}
+	case choiceAlways:
+		return agent.ConfirmAnswer{Allow: true, Always: true}
+	case choiceStop:
+		return agent.ConfirmAnswer{Stop: true}
+	}
+	return agent.ConfirmAnswer{Reason: "the user declined it in the chat"}
 }
 
 func newNonce() string {
@@ -98,13 +124,7 @@ func (a asker) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.Con
 	}
 	select {
 	case c := <-q.pick:
-		switch c {
-		case choiceOnce:
-			return agent.ConfirmAnswer{Allow: true}, nil
-		case choiceAlways:
-			return agent.ConfirmAnswer{Allow: true, Always: true}, nil
-		}
-		return agent.ConfirmAnswer{Reason: "the user declined it in the chat"}, nil
+		return answerOf(c), nil
 	case <-ctx.Done():
 		a.out.q.push(item{answer: &answered{q: q, choice: choiceGone}})
 		return agent.ConfirmAnswer{}, errors.New("the turn was stopped before the user answered")
@@ -122,7 +142,7 @@ func (c *conversation) press(cb *Callback) {
 		delete(c.questions, nonce)
 	}
 	c.mu.Unlock()
-	if !ok || q == nil || (choice != choiceOnce && choice != choiceAlways && choice != choiceDeny) {
+	if !ok || q == nil || (choice != choiceOnce && choice != choiceAlways && choice != choiceDeny && choice != choiceStop) {
 		c.out.q.push(item{answer: &answered{q: &question{}, choice: choiceStale, callback: cb.ID}})
 		return
 	}

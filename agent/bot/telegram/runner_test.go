@@ -150,8 +150,8 @@ func TestConfirmByButton(t *testing.T) {
 	if !strings.Contains(q.Text, "Allow bash?") || !strings.Contains(q.Text, "rm -rf build") {
 		t.Errorf("question = %q", q.Text)
 	}
-	if len(q.Buttons[0]) != 3 || q.Buttons[0][1].Text != "Always" {
-		t.Fatalf("buttons = %+v, want allow once / always / deny", q.Buttons)
+	if len(q.Buttons[0]) != 4 || q.Buttons[0][1].Text != "Always" || q.Buttons[0][3].Text != "Deny & stop" {
+		t.Fatalf("buttons = %+v, want allow once / always / deny / deny & stop", q.Buttons)
 	}
 	cb := h.srv.PressButton(owner, q.ID, q.Buttons[0][1].Data)
 	if err := <-result; err != nil {
