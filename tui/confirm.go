@@ -237,7 +237,7 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 // shows the whole call.
 func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) string, p ansi.Profile) []string {
 	preview := strings.TrimRight(ansi.Printable(d.Preview), "\n")
-	if preview == "" {
+	if preview == "" || d.inPreview() {
 		return nil
 	}
 	var out []string
@@ -253,12 +253,28 @@ func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) s
 	return out
 }
 
-// bodyLines counts the lines of the body.
+// inPreview reports whether the preview holds the whole body (a
+// one-line command, "$ ls -1" for "ls -1"): the preview is then shown as
+// the body, never cut, and the command not twice.
+func (d *Confirm) inPreview() bool {
+	b := strings.TrimRight(d.Body, "\n")
+	return b != "" && !strings.Contains(b, "\n") && strings.Contains(d.Preview, b)
+}
+
+// bodyText is the text shown as the body.
+func (d *Confirm) bodyText() string {
+	if d.inPreview() {
+		return strings.TrimRight(ansi.Printable(d.Preview), "\n")
+	}
+	return strings.TrimRight(ansi.Printable(d.Body), "\n")
+}
+
+// bodyLines counts the lines of the body shown.
 func (d *Confirm) bodyLines() int {
 	if d.Body == "" {
 		return 0
 	}
-	return strings.Count(strings.TrimRight(d.Body, "\n"), "\n") + 1
+	return strings.Count(d.bodyText(), "\n") + 1
 }
 
 // contentRows renders the body and the diff in width cells, once per
@@ -271,7 +287,7 @@ func (d *Confirm) contentRows(width int, t *ansi.Theme, p ansi.Profile) []confir
 	rows := []confirmRow{}
 	n := d.bodyLines()
 	if n > 0 {
-		src := strings.Split(strings.TrimRight(ansi.Printable(d.Body), "\n"), "\n")
+		src := strings.Split(d.bodyText(), "\n")
 		numW := 0
 		if n > 1 {
 			numW = len(strconv.Itoa(n)) + 1
