@@ -428,7 +428,7 @@ func (d *Confirm) footer(width int) string {
 	case d.reason != nil:
 		variants = []string{"enter deny, the model goes on · esc stop the turn", "enter deny · esc stop", "esc stop"}
 	case d.page > 0:
-		variants = []string{"↑↓ move · enter choose · pgup/pgdn scroll · esc stop the turn", "pgup/pgdn scroll · esc stop", "esc stop"}
+		variants = []string{"↑↓ move · enter choose · pgup/pgdn scroll · esc stop the turn", "↑↓ enter · pgup/pgdn scroll · esc stop the turn", "pgup/pgdn scroll · esc stop", "esc stop"}
 	}
 	for _, v := range variants {
 		if ansi.StringWidth(v) <= width {
