@@ -233,8 +233,8 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 	return out, cursorRow, min(cursorCol, max(width-1, 0))
 }
 
-// previewLines is the preview wrapped, at most three rows: the body below
-// shows the whole call.
+// previewLines is the preview wrapped: at most three rows when the body or
+// the diff below shows the whole call, all of it otherwise.
 func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) string, p ansi.Profile) []string {
 	preview := strings.TrimRight(ansi.Printable(d.Preview), "\n")
 	if preview == "" || d.inPreview() {
@@ -243,7 +243,7 @@ func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) s
 	var out []string
 	for _, l := range strings.Split(preview, "\n") {
 		for _, w := range ansi.WrapSpans([]ansi.Span{{Text: ansi.ExpandTabs(l), Style: style}}, width) {
-			if len(out) == 3 {
+			if len(out) == 3 && (d.Body != "" || d.Diff != nil) {
 				out[2] = muted("…")
 				return out
 			}
@@ -253,12 +253,14 @@ func (d *Confirm) previewLines(width int, style ansi.Style, muted func(string) s
 	return out
 }
 
-// inPreview reports whether the preview holds the whole body (a
-// one-line command, "$ ls -1" for "ls -1"): the preview is then shown as
-// the body, never cut, and the command not twice.
+// inPreview reports whether the preview is the whole body behind a short
+// label (a one-line command: "$ ls -1" for "ls -1"): the preview is then
+// shown as the body, never cut, and the command not twice. A preview that
+// says more than the body (an extension's header) does not replace it.
 func (d *Confirm) inPreview() bool {
 	b := strings.TrimRight(d.Body, "\n")
-	return b != "" && !strings.Contains(b, "\n") && strings.Contains(d.Preview, b)
+	label, ok := strings.CutSuffix(d.Preview, b)
+	return b != "" && ok && !strings.Contains(b, "\n") && len(label) <= 24 && !strings.Contains(label, "\n")
 }
 
 // bodyText is the text shown as the body.
