@@ -270,3 +270,30 @@ func TestConfirmRender(t *testing.T) {
 		})
 	}
 }
+
+// FuzzConfirmRender: any call, at any size, after any scrolling renders
+// without a panic and no row wider than the dialog.
+func FuzzConfirmRender(f *testing.F) {
+	f.Add("$ ls", "ls\n\tpwd\x1b[2J", "Always allow bash(ls *) in this project", 80, 24, 3)
+	f.Add("", strings.Repeat("日本語👍🏽", 40), "", 20, 5, 9)
+	f.Add("x", "", "\n\n", 6, 1, 0)
+	f.Fuzz(func(t *testing.T, preview, body, always string, width, rows, scroll int) {
+		if width < 1 || width > 300 || rows < 1 || rows > 200 || scroll < 0 || scroll > 50 || len(body) > 2000 || len(preview) > 2000 || len(always) > 2000 {
+			return
+		}
+		d := &Confirm{Tool: "bash", Preview: preview, Body: body, Always: always}
+		if len(body)%2 == 1 {
+			d.Diff = &ToolDiff{Old: body, New: preview}
+		}
+		keys := []KeyCode{KeyPageDown, KeyEnd, KeyPageUp, KeyHome, KeyDown}
+		for i := 0; i <= scroll; i++ {
+			lines, _, _ := d.Render(width, rows, ansi.DarkTheme(), ansi.ProfileTrueColor)
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > width {
+					t.Fatalf("row %q is %d cells wide, the dialog %d", l, w, width)
+				}
+			}
+			d.HandleKey(Key{Code: keys[i%len(keys)]})
+		}
+	})
+}
