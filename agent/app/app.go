@@ -53,7 +53,9 @@ type App struct {
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
-	mu        sync.Mutex // guards skills and tools, which a reload replaces
+	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
+
+	mu        sync.Mutex // guards skills, tools and contextFiles, which a reload replaces
 	closeOnce sync.Once
 }
 
@@ -352,10 +354,13 @@ func (a *App) systemPrompt() (string, error) {
 	if idx := a.Skills(); idx != nil {
 		manifest = idx.Manifest()
 	}
-	s, _ := agent.SystemPrompt(agent.PromptOptions{
-		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,
+	s, files := agent.SystemPrompt(agent.PromptOptions{
+		CWD: a.cwd, Home: a.home, UserHome: a.env.Getenv("HOME"), Replace: replace, Append: appendText,
 		NoContextFiles: a.opts.NoContextFiles, Skills: manifest, Now: time.Now(),
 	})
+	a.mu.Lock()
+	a.contextFiles = files
+	a.mu.Unlock()
 	if mi := a.mcpInstructions(); mi != "" {
 		s += "\n\n" + mi
 	}
