@@ -162,7 +162,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		extSkillDirs = a.host.Skills()
 	}
 	if !o.NoSkills {
-		a.skills = skills.Discover(skills.Options{CWD: cwd, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
+		a.skills = skills.Discover(skills.Options{CWD: cwd, Root: a.trust.Root, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
 	}
 	a.tools = a.buildTools(a.skills)
 	tools.CleanOutput(filepath.Join(a.home, "tmp"), "", time.Now())

@@ -226,7 +226,7 @@ func (a *App) Reload(ctx context.Context) ([]host.Report, error) {
 	}
 	var idx *skills.Index
 	if !a.opts.NoSkills {
-		idx = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
+		idx = skills.Discover(skills.Options{CWD: a.cwd, Root: a.trust.Root, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
 	}
 	ts := a.buildTools(idx)
 	a.mu.Lock()
