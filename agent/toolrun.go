@@ -151,6 +151,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
 	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args, Source: "llm"})
 
+	hookPerm := ""
 	if x := a.cfg.Extensions; x != nil && x.Intercepting("tool_call") {
 		d := x.InterceptToolCall(ctx, u.ID, u.Name, args)
 		if d.Block {
@@ -166,6 +167,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 		if len(d.Args) > 0 {
 			args = d.Args
 		}
+		hookPerm = d.Permission
 	}
 
 	bt := a.builtin(u.Name)
@@ -185,7 +187,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 	}
 
 	preview := previewOf(bt, u.Name, args)
-	if deny, reason := a.confirm(ctx, u.ID, u.Name, args, preview, bt, isExt && bt == nil); deny {
+	if deny, reason := a.confirm(ctx, u.ID, u.Name, args, preview, bt, isExt && bt == nil, hookPerm); deny {
 		return errResult(reason)
 	}
 
@@ -219,9 +221,17 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 // can be asked, a call that would be asked runs, unless DenyMutating (or
 // an ask rule) refuses it. Refusals by policy are also emitted as a
 // Notice, so that headless modes report them.
-func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
+func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool, hookPerm string) (bool, string) {
 	pol, confirmer := a.policy()
 	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	switch {
+	case hookPerm == "allow" && effect != permissions.Deny && effect != permissions.Ask:
+		// A PreToolUse hook allowed it: no question, unless a rule
+		// denies or asks.
+		return false, ""
+	case hookPerm == "ask" && effect != permissions.Deny:
+		effect, rule = permissions.Ask, permissions.Rule{Effect: permissions.Ask, Tool: name, Source: "PreToolUse hook"}
+	}
 	refuse := func(reason string) (bool, string) {
 		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
 		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)

@@ -54,6 +54,9 @@ type App struct {
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
+	claude       []claudeFile        // Claude Code's settings files that exist
+	hooks        *hookBridge         // Claude Code's hooks; nil when the files have none
+	hookWarns    []string            // problems with the hooks' settings
 
 	mu        sync.Mutex // guards skills, tools and contextFiles, which a reload replaces
 	closeOnce sync.Once
@@ -134,6 +137,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		}
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
+	a.claude = loadClaude(e.Getenv("HOME"), cwd)
 	if !a.trust.Trusted && !f.Interactive {
 		fmt.Fprintf(e.Stderr, "zut: %s\n", a.trust.untrustedNote())
 	}
@@ -185,6 +189,12 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	if a.bridge != nil {
 		cfg.Extensions = a.bridge
+	}
+	if hb := a.startHooks(cfg.Extensions); hb != nil {
+		cfg.Extensions = hb
+		if extra := hb.sessionStart(ctx, a.sessionSource()); extra != "" {
+			cfg.System += "\n\n# Context from SessionStart hooks\n\n" + extra
+		}
 	}
 	if a.resolved != nil {
 		cfg.Client = a.resolved.Client
@@ -403,6 +413,9 @@ func (a *App) Start() {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.closeWork()
+		if a.hooks != nil {
+			a.hooks.sessionEnd(context.Background(), "other")
+		}
 		if a.host != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			a.host.Close(ctx)
