@@ -57,6 +57,8 @@ type App struct {
 	claude       []claudeFile        // Claude Code's settings files that exist
 	hooks        *hookBridge         // Claude Code's hooks; nil when the files have none
 	hookWarns    []string            // problems with the hooks' settings
+	templates    *skills.Templates   // the prompt templates
+	noted        map[string]bool     // the notes noteOnce showed
 
 	mu        sync.Mutex // guards skills, tools and contextFiles, which a reload replaces
 	closeOnce sync.Once
@@ -168,6 +170,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if !o.NoSkills {
 		a.skills = skills.Discover(skills.Options{CWD: cwd, Root: a.trust.Root, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
 	}
+	a.templates = a.loadTemplates()
 	a.tools = a.buildTools(a.skills)
 	tools.CleanOutput(filepath.Join(a.home, "tmp"), "", time.Now())
 
