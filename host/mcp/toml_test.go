@@ -131,7 +131,9 @@ args = []
 			return s.Err == nil && s.Transport == "http" && s.Headers["Authorization"] == "Bearer t0k" && s.Headers["X-Team"] == "core"
 		}},
 		{"off", func(s ServerConfig) bool { return s.Err == nil && !s.Enabled }},
-		{"bad", func(s ServerConfig) bool { return s.Err != nil && strings.Contains(s.Err.Error(), "command must be a string") }},
+		{"bad", func(s ServerConfig) bool {
+			return s.Err != nil && strings.Contains(s.Err.Error(), "command must be a string")
+		}},
 		{"nothing", func(s ServerConfig) bool { return s.Err != nil && strings.Contains(s.Err.Error(), `give "command"`) }},
 	}
 	for _, tc := range tests {

@@ -221,7 +221,9 @@ func TestUsage(t *testing.T) {
 func TestClaudeForms(t *testing.T) {
 	e := newTestEnv(t)
 	userHome := t.TempDir()
-	e.Getenv = func(k string) string { return map[string]string{"TOKEN": "s3cret", "HOME": userHome, "LINEAR_TOKEN": "lin"}[k] }
+	e.Getenv = func(k string) string {
+		return map[string]string{"TOKEN": "s3cret", "HOME": userHome, "LINEAR_TOKEN": "lin"}[k]
+	}
 	os.MkdirAll(filepath.Join(userHome, ".codex"), 0o755)
 	os.WriteFile(mcp.CodexFile(userHome), []byte(`model = "gpt-5"
 [mcp_servers.docs]
