@@ -15,7 +15,8 @@ import (
 // The context files are the instruction files of the user and of the
 // project that go into the system prompt: AGENTS.md (zut's, Codex's and
 // pi's name), CLAUDE.md and CLAUDE.local.md (Claude Code's). They are
-// looked for in ~/.claude, ~/.codex and $ZUT_HOME, then in every directory
+// looked for in ~/.claude, ~/.codex, ~/.pi/agent (pi's) and $ZUT_HOME,
+// then in every directory
 // from the repository root down to the working directory; a directory
 // may hold several, and all count, in that order. A file may pull others
 // in with @path (relative to the file, or ~/...), up to maxImportDepth
@@ -39,7 +40,7 @@ type ContextFile struct {
 // ContextOptions says where ContextFiles looks.
 type ContextOptions struct {
 	ZutHome  string // $ZUT_HOME
-	UserHome string // the user's home: ~/.claude, ~/.codex and ~/ in imports
+	UserHome string // the user's home: ~/.claude, ~/.codex, ~/.pi/agent and ~/ in imports
 	CWD      string
 }
 
@@ -58,13 +59,13 @@ const (
 var contextNames = []string{"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"}
 
 // ContextFiles finds the context files of o, in prompt order: the user's
-// (~/.claude, ~/.codex, $ZUT_HOME), then the project's from the
+// (~/.claude, ~/.codex, ~/.pi/agent, $ZUT_HOME), then the project's from the
 // repository root down to o.CWD (only o.CWD without a repository), each
 // followed by the files it imports.
 func ContextFiles(o ContextOptions) []ContextFile {
 	var dirs []string
 	if o.UserHome != "" {
-		dirs = append(dirs, filepath.Join(o.UserHome, ".claude"), filepath.Join(o.UserHome, ".codex"))
+		dirs = append(dirs, filepath.Join(o.UserHome, ".claude"), filepath.Join(o.UserHome, ".codex"), filepath.Join(o.UserHome, ".pi", "agent"))
 	}
 	if o.ZutHome != "" {
 		dirs = append(dirs, o.ZutHome)

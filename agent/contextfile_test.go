@@ -25,11 +25,11 @@ func TestContextFiles(t *testing.T) {
 			want: []string{"repo/AGENTS.md", "repo/CLAUDE.md", "repo/CLAUDE.local.md", "repo/sub/AGENTS.md"},
 		},
 		{
-			name: "the user's files first: ~/.claude, ~/.codex, $ZUT_HOME",
+			name: "the user's files first: ~/.claude, ~/.codex, ~/.pi/agent, $ZUT_HOME",
 			files: map[string]string{
-				"home/.claude/CLAUDE.md": "c", "home/.codex/AGENTS.md": "x", "zut/AGENTS.md": "z", "repo/sub/CLAUDE.md": "s",
+				"home/.claude/CLAUDE.md": "c", "home/.codex/AGENTS.md": "x", "home/.pi/agent/AGENTS.md": "p", "zut/AGENTS.md": "z", "repo/sub/CLAUDE.md": "s",
 			},
-			want: []string{"home/.claude/CLAUDE.md", "home/.codex/AGENTS.md", "zut/AGENTS.md", "repo/sub/CLAUDE.md"},
+			want: []string{"home/.claude/CLAUDE.md", "home/.codex/AGENTS.md", "home/.pi/agent/AGENTS.md", "zut/AGENTS.md", "repo/sub/CLAUDE.md"},
 		},
 		{
 			name: "imports: relative, ~/, nested, in a code span not",

@@ -55,6 +55,7 @@ var Builtins = []Builtin{
 	{Name: "theme", Help: "switch the colour theme (/theme name)", Terminal: true},
 	{Name: "hotkeys", Help: "show the keyboard shortcuts", Terminal: true},
 	{Name: "session", Help: "show the session file, id and branch"},
+	{Name: "config", Help: "show which setup files count here: context files, templates, skills, settings, hooks, MCP"},
 	{Name: "name", Help: "name this session (/name title)"},
 	{Name: "plan", Help: "show the model's plan for the current task"},
 	{Name: "goal", Help: "set a goal zut works toward (/goal text, pause, resume, clear, history)"},

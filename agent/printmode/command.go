@@ -117,6 +117,9 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 		sort.Strings(lines)
 		display(strings.Join(lines, "\n"))
 		return nil
+	case "config":
+		display(a.ConfigReport())
+		return nil
 	case "session":
 		s := a.Session()
 		path := s.Path()
@@ -166,7 +169,7 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 
 // printable are the built-in commands print mode runs.
 var printable = map[string]bool{
-	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true,
+	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true, "config": true,
 	"compact": true, "btw": true, "model": true,
 	"plan": true, "goal": true, "schedule": true, "subagents": true,
 }

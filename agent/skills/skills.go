@@ -3,9 +3,9 @@
 // the model loads on demand with the skill tool.
 //
 // Discover searches, in this order of precedence, .zut/skills,
-// $ZUT_HOME/skills, .agents/skills and .claude/skills (Claude Code's),
-// ~/.agents/skills, ~/.claude/skills and the skill directories bundled
-// with extensions; the project's directories are looked for in the
+// $ZUT_HOME/skills, .agents/skills, .claude/skills (Claude Code's) and
+// .pi/skills (pi's), ~/.agents/skills, ~/.claude/skills,
+// ~/.pi/agent/skills and the skill directories bundled with extensions; the project's directories are looked for in the
 // working directory and in each directory above it up to the repository
 // root, nearest first. A skills directory holds either a
 // SKILL.md directly or one <name>/SKILL.md per skill. When two skills share
@@ -82,10 +82,11 @@ func Discover(opts Options) *Index {
 		dirs = append(dirs, filepath.Join(opts.ZutHome, "skills"))
 	}
 	for _, d := range up {
-		dirs = append(dirs, filepath.Join(d, ".agents", "skills"), filepath.Join(d, ".claude", "skills"))
+		dirs = append(dirs, filepath.Join(d, ".agents", "skills"), filepath.Join(d, ".claude", "skills"), filepath.Join(d, ".pi", "skills"))
 	}
 	if opts.Home != "" {
-		dirs = append(dirs, filepath.Join(opts.Home, ".agents", "skills"), filepath.Join(opts.Home, ".claude", "skills"))
+		dirs = append(dirs, filepath.Join(opts.Home, ".agents", "skills"), filepath.Join(opts.Home, ".claude", "skills"),
+			filepath.Join(opts.Home, ".pi", "agent", "skills"))
 	}
 	dirs = append(dirs, opts.ExtensionDirs...)
 	seen := map[string]bool{}

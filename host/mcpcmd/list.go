@@ -61,8 +61,11 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 			fmt.Fprintln(env.Stdout, "[]")
 			return nil
 		}
-		fmt.Fprintf(env.Stdout, "no MCP servers configured (looked in %s, %s and %s); add one with `zut mcp add`\n",
-			mcp.ProjectFile(env.CWD), mcp.GlobalFile(env.ZutHome), env.codexFile())
+		looked := mcp.ProjectFile(env.CWD) + " and " + mcp.GlobalFile(env.ZutHome)
+		if c := env.codexFile(); c != "" {
+			looked = mcp.ProjectFile(env.CWD) + ", " + mcp.GlobalFile(env.ZutHome) + " and " + c
+		}
+		fmt.Fprintf(env.Stdout, "no MCP servers configured (looked in %s); add one with `zut mcp add`\n", looked)
 		return nil
 	}
 	var mu sync.Mutex
