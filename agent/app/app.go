@@ -56,7 +56,7 @@ type App struct {
 	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
 	claude       []claudeFile        // Claude Code's settings files that exist
 	hooks        *hookBridge         // Claude Code's hooks; nil when the files have none
-	hookWarns    []string            // problems with the hooks' settings
+	hookContext  string              // what SessionStart hooks said, for the system prompt
 	templates    *skills.Templates   // the prompt templates
 	noted        map[string]bool     // the notes noteOnce showed
 
@@ -195,9 +195,8 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	if hb := a.startHooks(cfg.Extensions); hb != nil {
 		cfg.Extensions = hb
-		if extra := hb.sessionStart(ctx, a.sessionSource()); extra != "" {
-			cfg.System += "\n\n# Context from SessionStart hooks\n\n" + extra
-		}
+		a.hookContext = hb.sessionStart(ctx, a.sessionSource())
+		cfg.System += a.hookSection()
 	}
 	if a.resolved != nil {
 		cfg.Client = a.resolved.Client
@@ -377,7 +376,7 @@ func (a *App) systemPrompt() (string, error) {
 	if mi := a.mcpInstructions(); mi != "" {
 		s += "\n\n" + mi
 	}
-	return s, nil
+	return s + a.hookSection(), nil
 }
 
 // maxPromptFile bounds a --system-prompt or --append-system-prompt @FILE.

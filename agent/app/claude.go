@@ -116,7 +116,7 @@ func (a *App) claudeHooks() (*hooks.Config, []string) {
 // have hooks; nil when they have none.
 func (a *App) startHooks(inner agent.Extensions) *hookBridge {
 	cfg, warns := a.claudeHooks()
-	a.hookWarns = warns
+
 	for _, w := range warns {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", w)
 	}
@@ -141,4 +141,13 @@ func (a *App) sessionSource() string {
 		return "resume"
 	}
 	return "startup"
+}
+
+// hookSection is the system prompt's part of SessionStart hooks' context
+// ("" when they gave none).
+func (a *App) hookSection() string {
+	if a.hookContext == "" {
+		return ""
+	}
+	return "\n\n# Context from SessionStart hooks\n\n" + a.hookContext
 }
