@@ -179,6 +179,11 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		a.Close()
 		return nil, err
 	}
+	for _, f := range a.contextFiles {
+		if f.Skipped != "" {
+			fmt.Fprintf(e.Stderr, "zut: note: context file %s left out: %s\n", f.Path, f.Skipped)
+		}
+	}
 
 	a.rules = a.loadRules()
 	cfg := agent.Config{
