@@ -128,3 +128,24 @@ func TestSystemPromptImports(t *testing.T) {
 		t.Fatalf("SystemPrompt = %q, want it to hold %q", s, want)
 	}
 }
+
+// BenchmarkContextFiles finds the context files of a repository five
+// levels deep, with a user file and an import.
+func BenchmarkContextFiles(b *testing.B) {
+	dir := b.TempDir()
+	cwd := filepath.Join(dir, "repo", "a", "b", "c", "d")
+	os.MkdirAll(cwd, 0o755)
+	os.MkdirAll(filepath.Join(dir, "repo", ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "home", ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, "home", ".claude", "CLAUDE.md"), []byte("user rules"), 0o644)
+	os.WriteFile(filepath.Join(dir, "repo", "AGENTS.md"), []byte(strings.Repeat("rule\n", 500)+"@docs/style.md\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "repo", "docs"), 0o755)
+	os.WriteFile(filepath.Join(dir, "repo", "docs", "style.md"), []byte("style"), 0o644)
+	o := ContextOptions{UserHome: filepath.Join(dir, "home"), CWD: cwd}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if n := len(ContextFiles(o)); n != 3 {
+			b.Fatalf("found %d files, want 3", n)
+		}
+	}
+}

@@ -89,6 +89,8 @@ func (a *App) RemoveRule(r permissions.Rule) error {
 		return fmt.Errorf("%s %s comes from the command line; it holds for this run only", r.Effect, r)
 	case permissions.SourceProject:
 		return fmt.Errorf("%s %s comes from %s; edit that file to remove it", r.Effect, r, filepath.Join(a.cwd, ProjectSettingsFile))
+	case permissions.SourceClaudeProject, permissions.SourceClaudeUser:
+		return fmt.Errorf("%s %s comes from Claude Code's settings (%s); edit that file to remove it", r.Effect, r, r.Source)
 	case permissions.SourceUser, permissions.SourceUserProject:
 		if err := a.PermissionFiles().Delete(r); err != nil {
 			return err

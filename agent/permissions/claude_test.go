@@ -104,3 +104,14 @@ func TestAddClaude(t *testing.T) {
 		t.Errorf("user file's allow Read = %v, want allow (the user's own file needs no trust)", e)
 	}
 }
+
+// BenchmarkClaudeRules maps a typical settings file's entries.
+func BenchmarkClaudeRules(b *testing.B) {
+	entries := []string{"Bash(npm run test:*)", "Bash(curl:*)", "Read(./secrets/**)", "Edit", "WebFetch(domain:example.com)", "mcp__github"}
+	p := ClaudePaths{CWD: "/proj", Root: "/proj", Home: "/home/me"}
+	for i := 0; i < b.N; i++ {
+		for _, e := range entries {
+			ClaudeRules(e, Deny, SourceClaudeProject, p)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -143,5 +144,21 @@ args = []
 	}
 	if _, _, err := parseCodex([]byte("[mcp_servers\n"), "/c.toml", getenv); err == nil || !strings.Contains(err.Error(), "/c.toml: line 1, column 13") {
 		t.Errorf("parseCodex of a broken file = %v, want the file, line and column", err)
+	}
+}
+
+// BenchmarkParseTOML reads a Codex config.toml of 20 servers.
+func BenchmarkParseTOML(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("model = \"o3\"\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&sb, "[mcp_servers.s%d]\ncommand = \"npx\"\nargs = [\"-y\", \"server-%d\"]\nenv = { KEY = \"v\" }\ntool_timeout_sec = 30\n\n", i, i)
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseTOML(data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
