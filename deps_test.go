@@ -32,7 +32,7 @@ var importPolicy = map[string][]string{
 
 	// The assembled app.
 	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
-		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/mcp", "proto", "provider",
+		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/hooks", "host/mcp", "proto", "provider",
 		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
 	// The agent and what it runs.
@@ -74,6 +74,7 @@ var importPolicy = map[string][]string{
 	"host/exttest":           {"host", "host/internal/cmdline", "host/procgroup", "proto"},
 	"host/extinit":           {"ext/python", "ext/node", "host", "host/internal/cmdline"},
 	"host/mcp":               {"host/internal/jsonfile", "host/procgroup"},
+	"host/hooks":             {"host/procgroup"},
 	"host/mcpcmd":            {"host/mcp"},
 	"host/procgroup":         {},
 	"host/internal/cmdline":  {},

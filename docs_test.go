@@ -29,7 +29,7 @@ import (
 // the SDKs and the code.
 var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md",
 	"docs/mcp.md", "docs/telegram.md", "docs/security.md", "docs/rpc.md", "docs/protocol.md", "docs/kit-parity.md",
-	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md"}
+	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md", "docs/migrating.md"}
 
 // foreignFlags are flags of other programs the docs mention in code
 // spans of their own.
@@ -116,6 +116,9 @@ var notVariables = map[string]bool{
 	"CMD": true, "ARGS": true,
 	// The Python and Node SDKs' capability constants.
 	"HOST_REQUESTS": true, "EVENTS2": true, "INTERCEPTS2": true, "UI2": true,
+	// migrating.md: a prompt template's placeholder, and the variable zut
+	// sets for Claude Code's hooks (it does not read it).
+	"ARGUMENTS": true, "CLAUDE_PROJECT_DIR": true,
 }
 
 var flagRE = regexp.MustCompile(`(?:^|[\s(\[|,])(--?[a-z][a-z0-9-]*)`)

@@ -8,7 +8,8 @@
 //	zut --mode json "prompt"        one JSON event per line on stdout
 //	zut --mode rpc                  headless RPC over stdin/stdout (alias: zut rpc)
 //	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs, init, test
-//	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
+//	zut mcp <verb> [args]           MCP servers: list, doctor, add, add-json, get, remove
+//	zut config show                 which setup files count here (zut's, Claude Code's, Codex's, pi's)
 //	zut sessions [--all] [--json]   list saved sessions for this directory
 //	zut auth login|logout|status    save and show API keys
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
@@ -63,6 +64,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				Getenv: env.Getenv, Home: env.Home(), Version: app.Version}, args[1:])
 		case "sessions":
 			return app.Sessions(ctx, env, args[1:])
+		case "config":
+			return app.ConfigShow(env, args[1:])
 		case "mcp":
 			cwd, err := os.Getwd()
 			if err != nil {
@@ -97,7 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "auth", "telegram", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "config", "auth", "telegram", "rpc", "help", "version"}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -211,11 +214,13 @@ Usage:
   zut --mode json "prompt"      print every agent event as one JSON object per line
   zut --mode rpc                headless RPC over stdin/stdout (alias: zut rpc)
   zut ext <verb> [args]         manage extensions (zut help ext)
-  zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
+  zut mcp <verb> [args]         manage MCP servers: list, doctor, add, add-json, get, remove (docs/mcp.md)
+  zut config show               which setup files count here: context files, templates, skills,
+                                settings and hooks, MCP servers (zut help config)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
   zut auth login|logout|status  save and show API keys (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
-  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
+  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram
 
 Model:
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
@@ -236,7 +241,7 @@ Session:
 Prompt and tools:
   --system-prompt TEXT|@FILE    replace the system prompt
   --append-system-prompt TEXT|@FILE
-  --no-context-files            do not read AGENTS.md / CLAUDE.md
+  --no-context-files            do not read AGENTS.md / CLAUDE.md / CLAUDE.local.md
   --no-skills                   do not offer skills
   --yolo                        run every tool without asking (deny rules still refuse)
   --no-yolo                     in print and JSON modes, refuse tools that change files or run commands
@@ -275,6 +280,7 @@ var helpTopics = map[string]string{
 	"auth":        authcmd.Help,
 	"telegram":    telegramcmd.Help,
 	"permissions": app.PermissionsHelp,
+	"config":      app.ConfigHelp,
 	"sessions":    app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode
 

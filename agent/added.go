@@ -34,7 +34,11 @@ func (a *Agent) runInput(ctx context.Context, in Input) error {
 	if h := a.hooks("input"); h != nil {
 		d := h.InterceptInput(ctx, in.Text, source)
 		if d.Handled {
-			a.cfg.Emit(Notice{Level: "info", Source: d.By, Message: "input handled by the extension; nothing was sent to the model"})
+			if d.Reason != "" {
+				a.cfg.Emit(Notice{Level: "warn", Source: d.By, Message: d.Reason})
+			} else {
+				a.cfg.Emit(Notice{Level: "info", Source: d.By, Message: "input handled by the extension; nothing was sent to the model"})
+			}
 			return nil
 		}
 		in.Text = d.Text

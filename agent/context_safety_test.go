@@ -29,7 +29,7 @@ func TestContextFileNotRegular(t *testing.T) {
 			cwd := t.TempDir()
 			tc.plant(filepath.Join(cwd, "AGENTS.md"))
 			done := make(chan []ContextFile, 1)
-			go func() { done <- ContextFiles("", cwd) }()
+			go func() { done <- ContextFiles(ContextOptions{CWD: cwd}) }()
 			var files []ContextFile
 			select {
 			case files = <-done:

@@ -81,6 +81,11 @@ type ToolCallDecision struct {
 	Args json.RawMessage
 	// By names the extension that blocked or last rewrote the call.
 	By string
+	// Permission is a hook's say in the confirmation (Claude Code's
+	// permissionDecision): "allow" runs the call without asking unless a
+	// deny or ask rule holds, "ask" asks as an ask rule does, "" leaves
+	// it to the policy. A hook that denies sets Block.
+	Permission string
 }
 
 // TurnStartDecision is the outcome of the turn_start interceptor chain.

@@ -37,7 +37,37 @@ type InputDecision struct {
 	Handled bool   // an extension consumed the input: no prompt runs
 	Text    string // the input to run (original or transformed)
 	By      string
+	// Reason, when set with Handled, says why the input was stopped
+	// (a hook blocked it); it is shown instead of the usual notice.
+	Reason string
 }
+
+// StopHooks is the optional part of Extensions that may keep the model
+// going when it would stop (Claude Code's Stop and SubagentStop hooks).
+// The agent finds it with a type assertion on Config.Extensions.
+type StopHooks interface {
+	// InterceptStop runs when a prompt's model turn ends without tool
+	// calls; answer is the last answer, active says the model already
+	// went on because of a stop hook in this prompt.
+	InterceptStop(ctx context.Context, answer string, active bool) StopDecision
+}
+
+// SubagentStopHooks is what a subagent's agent asks of its parent's
+// Extensions when it would stop (SubagentStop hooks); the subagent
+// package finds it with a type assertion.
+type SubagentStopHooks interface {
+	InterceptSubagentStop(ctx context.Context, answer string, active bool) StopDecision
+}
+
+// StopDecision is the outcome of InterceptStop: Continue sends Reason to
+// the model as the next user message, so it goes on.
+type StopDecision struct {
+	Continue bool
+	Reason   string
+}
+
+// maxStopContinues bounds how often stop hooks may keep one prompt going.
+const maxStopContinues = 8
 
 // BeforeAgentStartDecision is the outcome of the before_agent_start chain.
 type BeforeAgentStartDecision struct {

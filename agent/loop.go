@@ -38,6 +38,7 @@ func (a *Agent) run(ctx context.Context, in Input, inject string) error {
 	}
 	a.cfg.Emit(UserMessage{Content: Blocks(user.Content), Time: a.now()})
 
+	continues := 0 // how often stop hooks kept the model going
 	for step := 1; ; step++ {
 		if a.cfg.MaxSteps > 0 && step > a.cfg.MaxSteps {
 			unit := "steps"
@@ -68,6 +69,19 @@ func (a *Agent) run(ctx context.Context, in Input, inject string) error {
 				return err
 			}
 			continue
+		}
+		if sh, ok := a.cfg.Extensions.(StopHooks); ok && continues < maxStopContinues && ctx.Err() == nil {
+			a.mu.Lock()
+			answer := a.lastAnswer
+			a.mu.Unlock()
+			d := sh.InterceptStop(ctx, answer, continues > 0)
+			if d.Continue {
+				continues++
+				if err := a.appendUserText([]string{d.Reason}); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		return nil
 	}

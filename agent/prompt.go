@@ -1,17 +1,12 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/zut-go/zut/provider"
 )
 
 // defaultPrompt is zut's system prompt when --system-prompt does not
@@ -33,29 +28,19 @@ How to work:
 
 // PromptOptions are the inputs of SystemPrompt.
 type PromptOptions struct {
-	CWD     string
-	Home    string // $ZUT_HOME, for the global AGENTS.md
-	Replace string // --system-prompt text (already read from @file)
-	Append  string // --append-system-prompt text
+	CWD  string
+	Home string // $ZUT_HOME, for the global AGENTS.md
+	// UserHome is the user's home directory, for ~/.claude/CLAUDE.md,
+	// ~/.codex/AGENTS.md and ~/ in @imports ("" skips them).
+	UserHome string
+	Replace  string // --system-prompt text (already read from @file)
+	Append   string // --append-system-prompt text
 	// NoContextFiles skips AGENTS.md / CLAUDE.md.
 	NoContextFiles bool
 	// Skills is the skills manifest block ("" when none or --no-skills).
 	Skills string
 	Now    time.Time
 }
-
-// ContextFile is an instruction file included in the system prompt.
-type ContextFile struct {
-	Path    string
-	Content string
-	// Skipped says why the file was not used (it is a FIFO, a device or a
-	// directory, or could not be read); Content is then empty and the
-	// file is left out of the prompt. The app shows it as a warning.
-	Skipped string
-}
-
-// maxContextFile bounds one context file's size in the prompt.
-const maxContextFile = 64 << 10
 
 // SystemPrompt assembles the system prompt: the default (or replacement)
 // text, the context files, the skills manifest, the appended text and the
@@ -69,9 +54,14 @@ func SystemPrompt(o PromptOptions) (string, []ContextFile) {
 	b.WriteString(strings.TrimSpace(base))
 	var files []ContextFile
 	if !o.NoContextFiles {
-		files = ContextFiles(o.Home, o.CWD)
+		files = ContextFiles(ContextOptions{ZutHome: o.Home, UserHome: o.UserHome, CWD: o.CWD})
 		for _, f := range files {
-			if f.Skipped == "" {
+			if f.Skipped != "" {
+				continue
+			}
+			if f.ImportedBy != "" {
+				fmt.Fprintf(&b, "\n\n# Instructions from %s (imported by %s)\n\n%s", f.Path, f.ImportedBy, strings.TrimSpace(f.Content))
+			} else {
 				fmt.Fprintf(&b, "\n\n# Project instructions from %s\n\n%s", f.Path, strings.TrimSpace(f.Content))
 			}
 		}
@@ -91,71 +81,6 @@ func SystemPrompt(o PromptOptions) (string, []ContextFile) {
 	fmt.Fprintf(&b, "\n\nEnvironment: working directory %s; platform %s/%s; date %s.",
 		o.CWD, runtime.GOOS, runtime.GOARCH, now.Format("2006-01-02"))
 	return b.String(), files
-}
-
-// ContextFiles finds AGENTS.md (or CLAUDE.md where a directory has no
-// AGENTS.md) in home, then in every directory from the repository root
-// down to cwd. Without a repository only cwd is searched.
-func ContextFiles(home, cwd string) []ContextFile {
-	var dirs []string
-	if home != "" {
-		dirs = append(dirs, home)
-	}
-	root := repoRoot(cwd)
-	if root == "" {
-		dirs = append(dirs, cwd)
-	} else {
-		var chain []string
-		for d := cwd; ; d = filepath.Dir(d) {
-			chain = append(chain, d)
-			if d == root || filepath.Dir(d) == d {
-				break
-			}
-		}
-		for i := len(chain) - 1; i >= 0; i-- {
-			dirs = append(dirs, chain[i])
-		}
-	}
-	var out []ContextFile
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
-			p := filepath.Join(d, name)
-			data, err := readContextFile(p)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if seen[p] {
-				break
-			}
-			seen[p] = true
-			if err != nil {
-				out = append(out, ContextFile{Path: p, Skipped: err.Error()})
-				break
-			}
-			if len(data) > maxContextFile {
-				data = append(data[:maxContextFile:maxContextFile], []byte("\n[truncated: file larger than 64 KiB]")...)
-			}
-			out = append(out, ContextFile{Path: p, Content: string(data)})
-			break
-		}
-	}
-	return out
-}
-
-// readContextFile reads at most maxContextFile+1 bytes of a regular
-// file: a FIFO or device planted as AGENTS.md is refused at once.
-func readContextFile(p string) ([]byte, error) {
-	f, err := provider.OpenRegular(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxContextFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %v", p, err)
-	}
-	return data, nil
 }
 
 // repoRoot returns the nearest ancestor of dir (or dir) holding .git.

@@ -165,6 +165,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
 	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args, Source: "llm"})
 
+	hookPerm := ""
 	if x := a.cfg.Extensions; x != nil && x.Intercepting("tool_call") {
 		d := x.InterceptToolCall(ctx, u.ID, u.Name, args)
 		if d.Block {
@@ -180,6 +181,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 		if len(d.Args) > 0 {
 			args = d.Args
 		}
+		hookPerm = d.Permission
 	}
 
 	bt := a.builtin(u.Name)
@@ -205,7 +207,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 			return errResult(err.Error()), false
 		}
 	}
-	c := call{id: u.ID, name: u.Name, args: args, bt: bt, isExt: isExt && bt == nil}
+	c := call{id: u.ID, name: u.Name, args: args, bt: bt, isExt: isExt && bt == nil, hookPerm: hookPerm}
 	if bt != nil {
 		c.schema = bt.Definition().Schema
 	} else {
@@ -246,6 +248,7 @@ type call struct {
 	bt       tools.Tool      // the built-in tool, nil for an extension's
 	isExt    bool            // an extension tool
 	schema   json.RawMessage // the tool's argument schema
+	hookPerm string          // a PreToolUse hook's permissionDecision: "", allow, ask
 }
 
 // verdict is what confirm decided: deny says the call does not run,
@@ -268,6 +271,14 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	pol, confirmer := a.policy()
 	name, args := c.name, c.args
 	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	switch {
+	case c.hookPerm == "allow" && effect != permissions.Deny && effect != permissions.Ask:
+		// A PreToolUse hook allowed it: no question, unless a rule
+		// denies or asks.
+		return verdict{}
+	case c.hookPerm == "ask" && effect != permissions.Deny:
+		effect, rule = permissions.Ask, permissions.Rule{Effect: permissions.Ask, Tool: name, Source: "PreToolUse hook"}
+	}
 	refuse := func(reason string) verdict {
 		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
 		return verdict{deny: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}

@@ -91,8 +91,10 @@ func Digest(entries []Entry, files ...string) string {
 // directory, that name programs to run besides the extension manifests
 // or let commands run unasked: the MCP servers and the language servers
 // of the project, and its settings (whose permission allow rules count
-// only once the project is trusted).
-var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json"), filepath.Join(".zut", "settings.json")}
+// only once the project is trusted), and Claude Code's settings (their
+// hooks run and their allow rules count only in a trusted folder).
+var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json"), filepath.Join(".zut", "settings.json"),
+	filepath.Join(".claude", "settings.json"), filepath.Join(".claude", "settings.local.json")}
 
 // ProjectDigest is the Digest of the project entries with the project
 // configuration files of cwd that exist, which it also returns (as

@@ -53,7 +53,14 @@ type App struct {
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
-	mu        sync.Mutex // guards skills and tools, which a reload replaces
+	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
+	claude       []claudeFile        // Claude Code's settings files that exist
+	hooks        *hookBridge         // Claude Code's hooks; nil when the files have none
+	hookContext  string              // what SessionStart hooks said, for the system prompt
+	templates    *skills.Templates   // the prompt templates
+	noted        map[string]bool     // the notes noteOnce showed
+
+	mu        sync.Mutex // guards skills, tools and contextFiles, which a reload replaces
 	closeOnce sync.Once
 }
 
@@ -132,6 +139,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		}
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
+	a.claude = loadClaude(e.Getenv("HOME"), cwd)
 	if !a.trust.Trusted && !f.Interactive {
 		fmt.Fprintf(e.Stderr, "zut: %s\n", a.trust.untrustedNote())
 	}
@@ -160,8 +168,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		extSkillDirs = a.host.Skills()
 	}
 	if !o.NoSkills {
-		a.skills = skills.Discover(skills.Options{CWD: cwd, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
+		a.skills = skills.Discover(skills.Options{CWD: cwd, Root: a.trust.Root, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
 	}
+	a.templates = a.loadTemplates()
 	a.tools = a.buildTools(a.skills)
 	tools.CleanOutput(filepath.Join(a.home, "tmp"), "", time.Now())
 
@@ -169,6 +178,11 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err != nil {
 		a.Close()
 		return nil, err
+	}
+	for _, f := range a.contextFiles {
+		if f.Skipped != "" {
+			fmt.Fprintf(e.Stderr, "zut: note: context file %s left out: %s\n", f.Path, f.Skipped)
+		}
 	}
 
 	a.rules = a.loadRules()
@@ -183,6 +197,11 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	if a.bridge != nil {
 		cfg.Extensions = a.bridge
+	}
+	if hb := a.startHooks(cfg.Extensions); hb != nil {
+		cfg.Extensions = hb
+		a.hookContext = hb.sessionStart(ctx, a.sessionSource())
+		cfg.System += a.hookSection()
 	}
 	if a.resolved != nil {
 		cfg.Client = a.resolved.Client
@@ -352,14 +371,17 @@ func (a *App) systemPrompt() (string, error) {
 	if idx := a.Skills(); idx != nil {
 		manifest = idx.Manifest()
 	}
-	s, _ := agent.SystemPrompt(agent.PromptOptions{
-		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,
+	s, files := agent.SystemPrompt(agent.PromptOptions{
+		CWD: a.cwd, Home: a.home, UserHome: a.env.Getenv("HOME"), Replace: replace, Append: appendText,
 		NoContextFiles: a.opts.NoContextFiles, Skills: manifest, Now: time.Now(),
 	})
+	a.mu.Lock()
+	a.contextFiles = files
+	a.mu.Unlock()
 	if mi := a.mcpInstructions(); mi != "" {
 		s += "\n\n" + mi
 	}
-	return s, nil
+	return s + a.hookSection(), nil
 }
 
 // maxPromptFile bounds a --system-prompt or --append-system-prompt @FILE.
@@ -398,6 +420,9 @@ func (a *App) Start() {
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.closeWork()
+		if a.hooks != nil {
+			a.hooks.sessionEnd(context.Background(), "other")
+		}
 		if a.host != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			a.host.Close(ctx)

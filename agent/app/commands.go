@@ -55,6 +55,7 @@ var Builtins = []Builtin{
 	{Name: "theme", Help: "switch the colour theme (/theme name)", Terminal: true},
 	{Name: "hotkeys", Help: "show the keyboard shortcuts", Terminal: true},
 	{Name: "session", Help: "show the session file, id and branch"},
+	{Name: "config", Help: "show which setup files count here: context files, templates, skills, settings, hooks, MCP"},
 	{Name: "name", Help: "name this session (/name title)"},
 	{Name: "plan", Help: "show the model's plan for the current task"},
 	{Name: "goal", Help: "set a goal zut works toward (/goal text, pause, resume, clear, history)"},
@@ -93,7 +94,7 @@ func ParseCommand(line string) (name, args string) {
 type Command struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	Source      string `json:"source"`              // "builtin", "extension", "skill" or "mcp"
+	Source      string `json:"source"`              // "builtin", "extension", "skill", "mcp" or "prompt" (a prompt template)
 	Extension   string `json:"extension,omitempty"` // the extension, or the MCP server
 }
 
@@ -115,6 +116,16 @@ func (a *App) Commands() []Command {
 		}
 	}
 	out = append(out, a.mcpCommands()...)
+	// A template shadowed by a command of another kind is left out.
+	taken := map[string]bool{}
+	for _, c := range out {
+		taken[strings.ToLower(c.Name)] = true
+	}
+	for _, c := range a.templateCommands() {
+		if !taken[strings.ToLower(c.Name)] {
+			out = append(out, c)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
@@ -133,8 +144,10 @@ type CommandResult struct {
 // ErrNoSuchCommand is returned by InvokeExtension for unknown names.
 var ErrNoSuchCommand = errors.New("no such command")
 
-// InvokeExtension runs an extension's slash command, or an MCP server's
-// prompt (/mcp__server__prompt args), whose text becomes the prompt.
+// InvokeExtension runs an extension's slash command, an MCP server's
+// prompt (/mcp__server__prompt args) or a prompt template (templates.go),
+// whose text becomes the prompt. An extension's command wins over a
+// template of the same name.
 func (a *App) InvokeExtension(ctx context.Context, name, args string) (CommandResult, error) {
 	if text, ok, err := a.mcpPrompt(ctx, name, args); ok {
 		if err != nil {
@@ -143,18 +156,20 @@ func (a *App) InvokeExtension(ctx context.Context, name, args string) (CommandRe
 		server, _, _ := mcp.SplitName(name)
 		return CommandResult{Action: "prompt", Prompt: text, Extension: server}, nil
 	}
-	if a.host == nil {
-		return CommandResult{}, ErrNoSuchCommand
-	}
 	found := false
-	for _, c := range a.host.Commands() {
-		if strings.EqualFold(c.Name, name) {
-			found = true
-			name = c.Name
-			break
+	if a.host != nil {
+		for _, c := range a.host.Commands() {
+			if strings.EqualFold(c.Name, name) {
+				found = true
+				name = c.Name
+				break
+			}
 		}
 	}
 	if !found {
+		if text, ok := a.templatePrompt(name, args); ok {
+			return CommandResult{Action: proto.ActionPrompt, Prompt: text}, nil
+		}
 		return CommandResult{}, ErrNoSuchCommand
 	}
 	r, err := a.host.InvokeCommand(ctx, name, args)

@@ -25,17 +25,28 @@ import (
 // join the model's list when they are ready. A project's .mcp.json runs
 // only in a trusted folder (trust.go).
 
+// codexFile is Codex's config.toml, whose [mcp_servers] zut reads.
+func (a *App) codexFile() string {
+	if h := a.env.Getenv("HOME"); h != "" {
+		return mcp.CodexFile(h)
+	}
+	return ""
+}
+
 // startMCP loads the MCP configuration and starts the manager; with no
 // configuration it costs nothing. A --mcp-config file that cannot be read
 // is an error (the run asked for it); a bad mcp.json or .mcp.json is a
 // warning, and its servers are left out.
 func (a *App) startMCP() error {
-	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: a.home, CWD: a.cwd, Flags: a.opts.MCPConfigs, Getenv: a.env.Getenv})
+	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: a.home, CWD: a.cwd, Flags: a.opts.MCPConfigs, Getenv: a.env.Getenv, CodexFile: a.codexFile()})
 	if err != nil {
 		return fmt.Errorf("%w (--mcp-config)", err)
 	}
 	for _, p := range cfg.Problems {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: %v\n", p)
+	}
+	for _, n := range cfg.Notes {
+		fmt.Fprintf(a.env.Stderr, "zut: note: %s\n", n)
 	}
 	if len(cfg.Servers) == 0 {
 		return nil

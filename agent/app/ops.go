@@ -226,11 +226,12 @@ func (a *App) Reload(ctx context.Context) ([]host.Report, error) {
 	}
 	var idx *skills.Index
 	if !a.opts.NoSkills {
-		idx = skills.Discover(skills.Options{CWD: a.cwd, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
+		idx = skills.Discover(skills.Options{CWD: a.cwd, Root: a.trust.Root, ZutHome: a.home, Home: a.env.Getenv("HOME"), ExtensionDirs: a.host.Skills()})
 	}
 	ts := a.buildTools(idx)
+	tpl := a.loadTemplates()
 	a.mu.Lock()
-	a.skills, a.tools = idx, ts
+	a.skills, a.tools, a.templates = idx, ts, tpl
 	a.mu.Unlock()
 	a.agent.SetTools(ts)
 	if system, err := a.systemPrompt(); err == nil {

@@ -30,6 +30,7 @@ func (a *App) PermissionFiles() permissions.Files {
 // --deny; problems with the files are warnings on stderr.
 func (a *App) loadRules() *permissions.Set {
 	set, warns := permissions.Load(a.PermissionFiles())
+	warns = append(warns, a.addClaudeRules(set)...)
 	for _, w := range warns {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", w)
 	}
@@ -88,6 +89,8 @@ func (a *App) RemoveRule(r permissions.Rule) error {
 		return fmt.Errorf("%s %s comes from the command line; it holds for this run only", r.Effect, r)
 	case permissions.SourceProject:
 		return fmt.Errorf("%s %s comes from %s; edit that file to remove it", r.Effect, r, filepath.Join(a.cwd, ProjectSettingsFile))
+	case permissions.SourceClaudeProject, permissions.SourceClaudeUser:
+		return fmt.Errorf("%s %s comes from Claude Code's settings (%s); edit that file to remove it", r.Effect, r, r.Source)
 	case permissions.SourceUser, permissions.SourceUserProject:
 		if err := a.PermissionFiles().Delete(r); err != nil {
 			return err
@@ -118,6 +121,10 @@ deny beats ask, ask beats allow. Rules come from:
   $ZUT_HOME/config.json                 "permissions": {"allow": [...], "ask": [...], "deny": [...]},
                                         and "projects": {"/path": {...}} for one project
   .zut/settings.json of the project     deny and ask rules; its allow rules need the project trusted
+  Claude Code's settings                ~/.claude/settings.json, and the project's .claude/settings.json
+                                        and .claude/settings.local.json (allow rules need trust), in
+                                        Claude Code's syntax: Bash(npm run test:*), Read(./secrets/**),
+                                        Edit, WebFetch(domain:example.com), mcp__server__tool
 
 In the interactive UI, "a" in a confirmation saves an allow rule for calls
 like it in this project; /permissions lists the rules and removes them.

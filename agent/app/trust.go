@@ -10,8 +10,10 @@ import (
 
 // Code that comes with a repository runs only once the user trusts the
 // repository: the project extensions (./.zut/extensions), the project's
-// MCP servers (.mcp.json) and language servers (.zut/lsp.json), and the
-// allow rules of its .zut/settings.json. One
+// MCP servers (.mcp.json) and language servers (.zut/lsp.json), the
+// allow rules of its .zut/settings.json, and the hooks and allow rules of
+// its Claude Code settings (.claude/settings.json,
+// .claude/settings.local.json; claude.go). One
 // answer covers them all; it is kept in $ZUT_HOME/trust.json under the
 // repository root with a digest of what was trusted, so a changed
 // manifest or configuration asks again. --ext directories and global

@@ -41,6 +41,8 @@ func command(ctx context.Context, a *app.App, text string, display func(string))
 	}
 	r, err := a.InvokeExtension(ctx, name, args)
 	switch {
+	case errors.Is(err, app.ErrNoSuchCommand) && app.LooksLikeCommand(name):
+		return "", true, unknownCommand(a, name)
 	case errors.Is(err, app.ErrNoSuchCommand):
 		return "", false, nil
 	case err != nil:
@@ -61,6 +63,23 @@ func command(ctx context.Context, a *app.App, text string, display func(string))
 		return "", true, fmt.Errorf("/%s opens a panel, which needs the interactive UI", name)
 	}
 	return "", true, nil
+}
+
+// unknownCommand is the error for /name that no command has: it names
+// the commands print mode can run.
+func unknownCommand(a *app.App, name string) error {
+	var names []string
+	for _, c := range a.Commands() {
+		if bc, ok := app.LookupBuiltin(c.Name); ok && (bc.Terminal || !printable[c.Name]) {
+			continue
+		}
+		names = append(names, "/"+c.Name)
+	}
+	const most = 40
+	if len(names) > most {
+		names = append(names[:most], fmt.Sprintf("and %d more", len(names)-most))
+	}
+	return fmt.Errorf("unknown command /%s; the commands are %s (a prompt that mentions /%s must not start with it)", name, strings.Join(names, ", "), name)
 }
 
 // builtin runs the built-in commands that make sense for one prompt.
@@ -97,6 +116,9 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 		}
 		sort.Strings(lines)
 		display(strings.Join(lines, "\n"))
+		return nil
+	case "config":
+		display(a.ConfigReport())
 		return nil
 	case "session":
 		s := a.Session()
@@ -147,7 +169,7 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 
 // printable are the built-in commands print mode runs.
 var printable = map[string]bool{
-	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true,
+	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true, "config": true,
 	"compact": true, "btw": true, "model": true,
 	"plan": true, "goal": true, "schedule": true, "subagents": true,
 }

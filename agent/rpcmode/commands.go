@@ -137,6 +137,10 @@ func (s *rpcServer) cmdPrompt(c *proto.RPCPrompt) {
 		s.fail(c, err)
 		return
 	}
+	// "/name args" of a prompt template is the template's prompt.
+	if text, ok := s.app.ExpandTemplate(in.Text); ok {
+		in.Text = text
+	}
 	s.queuePrompt(c, in, func() { s.ok(c, map[string]bool{"started": true}) })
 }
 

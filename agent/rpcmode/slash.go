@@ -150,6 +150,8 @@ func (s *rpcServer) runBuiltin(ctx context.Context, c *proto.RPCRunCommand, name
 				s.result(c, map[string]string{"answer": answer}, err)
 			})
 		}
+	case "config":
+		s.result(c, map[string]string{"text": a.ConfigReport()}, nil)
 	case "session":
 		data := s.sessionData()
 		data["title"] = a.Session().Title()

@@ -2,11 +2,18 @@
 // the skill and says when to use it, and whose body holds the instructions
 // the model loads on demand with the skill tool.
 //
-// Discover searches, in this order of precedence, <cwd>/.zut/skills,
-// $ZUT_HOME/skills, <cwd>/.agents/skills, ~/.agents/skills and the skill
-// directories bundled with extensions. A skills directory holds either a
+// Discover searches, in this order of precedence, .zut/skills,
+// $ZUT_HOME/skills, .agents/skills, .claude/skills (Claude Code's) and
+// .pi/skills (pi's), ~/.agents/skills, ~/.claude/skills,
+// ~/.pi/agent/skills and the skill directories bundled with extensions; the project's directories are looked for in the
+// working directory and in each directory above it up to the repository
+// root, nearest first. A skills directory holds either a
 // SKILL.md directly or one <name>/SKILL.md per skill. When two skills share
 // a name the first found wins and the others are reported as warnings.
+//
+// The package also discovers prompt templates (template.go): Markdown
+// prompts the user runs as slash commands, which share the skills' front
+// matter and their places in the project and the home directory.
 package skills
 
 import (
@@ -36,12 +43,16 @@ type Skill struct {
 
 // Options says where Discover looks. Empty fields are skipped.
 type Options struct {
-	// CWD is the working directory: <CWD>/.zut/skills and
-	// <CWD>/.agents/skills are searched.
+	// CWD is the working directory: <CWD>/.zut/skills,
+	// <CWD>/.agents/skills and <CWD>/.claude/skills are searched.
 	CWD string
+	// Root is the repository root holding CWD: the directories between
+	// it and CWD are searched too ("" searches CWD alone).
+	Root string
 	// ZutHome is $ZUT_HOME: <ZutHome>/skills is searched.
 	ZutHome string
-	// Home is the user's home directory: <Home>/.agents/skills is searched.
+	// Home is the user's home directory: <Home>/.agents/skills and
+	// <Home>/.claude/skills are searched.
 	Home string
 	// ExtensionDirs are skill directories bundled with extensions, already
 	// validated by the host (C23), searched last in the order given.
@@ -54,6 +65,7 @@ type Index struct {
 	skills   []Skill
 	byName   map[string]int
 	warnings []string
+	dirs     []string // the directories searched, in order
 }
 
 // Discover finds the skills of opts. Problems (unreadable directories,
@@ -62,17 +74,19 @@ type Index struct {
 func Discover(opts Options) *Index {
 	x := &Index{byName: map[string]int{}}
 	var dirs []string
-	if opts.CWD != "" {
-		dirs = append(dirs, filepath.Join(opts.CWD, ".zut", "skills"))
+	up := upward(opts.CWD, opts.Root)
+	for _, d := range up {
+		dirs = append(dirs, filepath.Join(d, ".zut", "skills"))
 	}
 	if opts.ZutHome != "" {
 		dirs = append(dirs, filepath.Join(opts.ZutHome, "skills"))
 	}
-	if opts.CWD != "" {
-		dirs = append(dirs, filepath.Join(opts.CWD, ".agents", "skills"))
+	for _, d := range up {
+		dirs = append(dirs, filepath.Join(d, ".agents", "skills"), filepath.Join(d, ".claude", "skills"), filepath.Join(d, ".pi", "skills"))
 	}
 	if opts.Home != "" {
-		dirs = append(dirs, filepath.Join(opts.Home, ".agents", "skills"))
+		dirs = append(dirs, filepath.Join(opts.Home, ".agents", "skills"), filepath.Join(opts.Home, ".claude", "skills"),
+			filepath.Join(opts.Home, ".pi", "agent", "skills"))
 	}
 	dirs = append(dirs, opts.ExtensionDirs...)
 	seen := map[string]bool{}
@@ -82,9 +96,37 @@ func Discover(opts Options) *Index {
 			continue
 		}
 		seen[d] = true
+		x.dirs = append(x.dirs, d)
 		x.scan(d)
 	}
 	return x
+}
+
+// upward lists cwd and the directories above it up to root, nearest
+// first; cwd alone when root is "" or does not hold cwd.
+func upward(cwd, root string) []string {
+	if cwd == "" {
+		return nil
+	}
+	cwd, root = filepath.Clean(cwd), filepath.Clean(root)
+	if rel, err := filepath.Rel(root, cwd); root == "." || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return []string{cwd}
+	}
+	var out []string
+	for d := cwd; ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if d == root || filepath.Dir(d) == d {
+			return out
+		}
+	}
+}
+
+// Dirs returns the skills directories searched, in precedence order.
+func (x *Index) Dirs() []string {
+	if x == nil {
+		return nil
+	}
+	return append([]string(nil), x.dirs...)
 }
 
 // New builds an index from skills already known, in precedence order; a

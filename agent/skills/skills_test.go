@@ -218,3 +218,51 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+// TestDiscoverClaudeAndAncestors: .claude/skills beside .agents/skills,
+// and the project's directories found up to the repository root, the
+// nearest first.
+func TestDiscoverClaudeAndAncestors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // name: description
+	}{
+		{"claude project and user", map[string]string{
+			"repo/sub/.claude/skills/lint/SKILL.md": skillMD("lint", "claude project lint"),
+			"home/.claude/skills/notes/SKILL.md":    skillMD("notes", "claude user notes"),
+		}, []string{"lint: claude project lint", "notes: claude user notes"}},
+		{"at the repository root", map[string]string{
+			"repo/.claude/skills/root/SKILL.md": skillMD("root", "root claude"),
+			"repo/.agents/skills/top/SKILL.md":  skillMD("top", "root agents"),
+			"repo/.zut/skills/z/SKILL.md":       skillMD("z", "root zut"),
+		}, []string{"z: root zut", "top: root agents", "root: root claude"}},
+		{"the nearest wins", map[string]string{
+			"repo/.claude/skills/a/SKILL.md":     skillMD("a", "root"),
+			"repo/sub/.claude/skills/a/SKILL.md": skillMD("a", "nearest"),
+		}, []string{"a: nearest"}},
+		{"agents before claude in one directory", map[string]string{
+			"repo/sub/.claude/skills/a/SKILL.md": skillMD("a", "claude"),
+			"repo/sub/.agents/skills/a/SKILL.md": skillMD("a", "agents"),
+		}, []string{"a: agents"}},
+		{"not above the repository root", map[string]string{
+			".claude/skills/out/SKILL.md": skillMD("out", "outside"),
+		}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			os.MkdirAll(filepath.Join(root, "repo", "sub"), 0o755)
+			os.MkdirAll(filepath.Join(root, "home"), 0o755)
+			writeFiles(t, root, tc.files)
+			x := Discover(Options{CWD: filepath.Join(root, "repo", "sub"), Root: filepath.Join(root, "repo"), Home: filepath.Join(root, "home")})
+			var got []string
+			for _, s := range x.List() {
+				got = append(got, s.Name+": "+s.Description)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Discover = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -52,6 +52,15 @@ func (f *filtered) InterceptAssistantMessage(ctx context.Context, text string) a
 	return f.x.InterceptAssistantMessage(ctx, text)
 }
 
+// InterceptStop runs the parent's SubagentStop hooks, when it has any,
+// for a child that would stop.
+func (f *filtered) InterceptStop(ctx context.Context, answer string, active bool) agent.StopDecision {
+	if h, ok := f.x.(agent.SubagentStopHooks); ok {
+		return h.InterceptSubagentStop(ctx, answer, active)
+	}
+	return agent.StopDecision{}
+}
+
 // labelled asks the parent's confirmer, saying which subagent asks. When
 // the user stops the turn there, the parent's running prompt is aborted
 // too (stop), as the user's turn ends, not only the subagent's.

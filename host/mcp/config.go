@@ -72,6 +72,9 @@ type OAuthConfig struct {
 type Config struct {
 	Servers  []ServerConfig // sorted by name
 	Problems []error        // files that could not be read; each names its file
+	// Notes say what a file holds that zut does not adopt (Codex's
+	// model), to be shown once.
+	Notes []string
 }
 
 // Server returns the server called name.
@@ -90,6 +93,9 @@ type LoadOptions struct {
 	CWD    string   // the project directory: .mcp.json
 	Flags  []string // --mcp-config files, in order
 	Getenv func(string) string
+	// CodexFile is Codex's ~/.codex/config.toml ("" reads none): its
+	// [mcp_servers] come before every other file's (codex.go).
+	CodexFile string
 }
 
 // GlobalFile and ProjectFile are the two configuration files of a scope.
@@ -110,6 +116,23 @@ func LoadConfig(opts LoadOptions) (*Config, error) {
 	type source struct {
 		path   string
 		origin Origin
+	}
+	if opts.CodexFile != "" {
+		data, err := ReadConfigFile(opts.CodexFile)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			cfg.Problems = append(cfg.Problems, err)
+		default:
+			servers, notes, err := parseCodex(data, opts.CodexFile, getenv)
+			if err != nil {
+				cfg.Problems = append(cfg.Problems, err)
+			}
+			cfg.Notes = append(cfg.Notes, notes...)
+			for _, s := range servers {
+				byName[s.Name] = s
+			}
+		}
 	}
 	var sources []source
 	if opts.Home != "" {

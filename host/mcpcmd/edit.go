@@ -2,10 +2,12 @@ package mcpcmd
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	neturl "net/url"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/zut-go/zut/host/mcp"
@@ -13,34 +15,73 @@ import (
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// scopeFile is the configuration file of a scope.
+// scopeFile is the configuration file of a scope. Claude Code's scope
+// names are read too: user is global; local (Claude Code's private
+// per-project list) is global as well, since zut has no private
+// per-project file (add says so).
 func scopeFile(scope string, env Env) (string, os.FileMode, error) {
 	switch scope {
 	case "project":
 		return mcp.ProjectFile(env.CWD), 0o644, nil
-	case "global":
+	case "global", "user", "local":
 		if env.ZutHome == "" {
 			return "", 0, fmt.Errorf("zut mcp: no zut home directory; set ZUT_HOME")
 		}
 		return mcp.GlobalFile(env.ZutHome), 0o600, nil // it may hold secrets in env and headers
 	}
-	return "", 0, &UsageError{Msg: fmt.Sprintf("zut mcp: --scope must be project or global, not %q", scope)}
+	return "", 0, &UsageError{Msg: fmt.Sprintf("zut mcp: --scope must be project or global (or Claude Code's local, project, user), not %q", scope)}
 }
 
+// addFlags are the flags of add and add-json, with Claude Code's short
+// names.
+type addFlags struct {
+	scope, url, transport *string
+	envs, headers         listValue
+}
+
+func newAddFlags(name string, env Env) (*flag.FlagSet, *addFlags) {
+	fs := newFlags(name, env)
+	f := &addFlags{}
+	f.scope = fs.String("scope", "global", "project or global")
+	fs.StringVar(f.scope, "s", "global", "project or global (Claude Code's -s)")
+	f.url = fs.String("url", "", "the URL of a remote server")
+	f.transport = fs.String("transport", "", "http or sse, for a URL")
+	fs.StringVar(f.transport, "t", "", "http or sse (Claude Code's -t)")
+	fs.Var(&f.envs, "env", "K=V for a local server (repeatable)")
+	fs.Var(&f.envs, "e", "K=V (Claude Code's -e)")
+	fs.Var(&f.headers, "header", "K: V for a remote server (repeatable)")
+	fs.Var(&f.headers, "H", "K: V (Claude Code's -H)")
+	return fs, f
+}
+
+// isURL reports whether s reads as a server URL rather than a command.
+func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
+
 func runAdd(args []string, env Env) error {
-	fs := newFlags("add", env)
-	scope := fs.String("scope", "global", "project or global")
-	url := fs.String("url", "", "the URL of a remote server")
-	transport := fs.String("transport", "http", "http or sse, for --url")
-	var envs, headers listValue
-	fs.Var(&envs, "env", "K=V for a local server (repeatable)")
-	fs.Var(&headers, "header", "K: V for a remote server (repeatable)")
+	fs, f := newAddFlags("add", env)
+	scope, url, transport := f.scope, f.url, f.transport
 	pos, command, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	envs, headers := f.envs, f.headers
+	switch {
+	case len(pos) == 2 && isURL(pos[1]) && *url == "":
+		// Claude Code's zut mcp add --transport http NAME URL.
+		*url = pos[1]
+		pos = pos[:1]
+	case len(pos) > 1 && len(command) == 0 && *url == "":
+		// Claude Code's zut mcp add NAME CMD ARGS (without --).
+		command = pos[1:]
+		pos = pos[:1]
+	}
 	if len(pos) != 1 {
-		return &UsageError{Msg: "usage: zut mcp add <name> [flags] -- <command> [args...]  or  zut mcp add <name> --url URL"}
+		return &UsageError{Msg: "usage: zut mcp add <name> [flags] -- <command> [args...]  or  zut mcp add [--transport http|sse] <name> <url>"}
+	}
+	if *transport == "" {
+		*transport = "http"
+	} else if *transport == "stdio" && *url == "" {
+		*transport = "http" // Claude Code's --transport stdio: a command follows
 	}
 	name := pos[0]
 	if !validName.MatchString(name) {
@@ -105,9 +146,116 @@ func runAdd(args []string, env Env) error {
 	if err := mcp.AddServer(path, name, raw, perm); err != nil {
 		return err
 	}
+	announce(env, *scope, name, path)
+	return nil
+}
+
+// announce says where a server was added.
+func announce(env Env, scope, name, path string) {
 	fmt.Fprintf(env.Stdout, "added mcp server %q to %s\n", name, path)
-	if *scope == "project" {
+	switch scope {
+	case "project":
 		fmt.Fprintf(env.Stdout, "zut asks whether to trust it the next time it starts in this project\n")
+	case "local":
+		fmt.Fprintf(env.Stdout, "zut has no private per-project list (Claude Code's local scope): the server is in your own configuration, for every project\n")
+	}
+}
+
+// runAddJSON is zut mcp add-json NAME JSON: one server as .mcp.json
+// writes it.
+func runAddJSON(args []string, env Env) error {
+	fs, f := newAddFlags("add-json", env)
+	pos, _, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return &UsageError{Msg: `usage: zut mcp add-json <name> '{"command": "npx", "args": ["-y", "server"]}' [--scope project|global]`}
+	}
+	name, text := pos[0], pos[1]
+	if !validName.MatchString(name) {
+		return &UsageError{Msg: fmt.Sprintf("zut mcp add-json: name %q: use letters, digits, '_' and '-' (at most 64)", name)}
+	}
+	var entry map[string]any
+	if err := json.Unmarshal([]byte(text), &entry); err != nil || entry == nil {
+		return &UsageError{Msg: fmt.Sprintf("zut mcp add-json: the server must be a JSON object such as {\"command\": \"npx\", \"args\": [\"-y\", \"server\"]} or {\"type\": \"http\", \"url\": \"https://...\"}: %v", err)}
+	}
+	if _, cmd := entry["command"].(string); !cmd {
+		if _, u := entry["url"].(string); !u {
+			return &UsageError{Msg: "zut mcp add-json: the server needs \"command\" (a local server) or \"url\" (a remote one)"}
+		}
+	}
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	path, perm, err := scopeFile(*f.scope, env)
+	if err != nil {
+		return err
+	}
+	if err := mcp.AddServer(path, name, raw, perm); err != nil {
+		return err
+	}
+	announce(env, *f.scope, name, path)
+	return nil
+}
+
+// runGet is zut mcp get NAME: the server's configuration as zut reads
+// it, and the file it comes from. Values of env and headers are not
+// printed (they often hold secrets), only their names.
+func runGet(args []string, env Env) error {
+	fs := newFlags("get", env)
+	pos, _, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return &UsageError{Msg: "usage: zut mcp get <name>"}
+	}
+	cfg, err := env.loadConfig(nil)
+	if err != nil {
+		return err
+	}
+	s, ok := cfg.Server(pos[0])
+	if !ok {
+		var names []string
+		for _, s := range cfg.Servers {
+			names = append(names, s.Name)
+		}
+		known := "none is configured"
+		if len(names) > 0 {
+			known = "the servers are " + strings.Join(names, ", ")
+		}
+		return fmt.Errorf("zut mcp get: no server %q (%s)", pos[0], known)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%s\n  file: %s (%s)\n", s.Name, s.File, s.Origin)
+	if s.Err != nil {
+		fmt.Fprintf(w, "  error: %v\n", s.Err)
+		return nil
+	}
+	fmt.Fprintf(w, "  transport: %s\n", s.Transport)
+	if s.Transport == "stdio" {
+		fmt.Fprintf(w, "  command: %s\n", strings.Join(append([]string{s.Command}, s.Args...), " "))
+	} else {
+		fmt.Fprintf(w, "  url: %s\n", s.URL)
+	}
+	keys := func(label string, m map[string]string) {
+		if len(m) == 0 {
+			return
+		}
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		fmt.Fprintf(w, "  %s: %s (values not shown)\n", label, strings.Join(ks, ", "))
+	}
+	keys("env", s.Env)
+	keys("headers", s.Headers)
+	fmt.Fprintf(w, "  enabled: %v\n", s.Enabled)
+	if s.Timeout > 0 {
+		fmt.Fprintf(w, "  timeout: %s\n", s.Timeout)
 	}
 	return nil
 }

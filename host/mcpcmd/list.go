@@ -52,20 +52,20 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 	if len(pos) > 0 {
 		return &UsageError{Msg: fmt.Sprintf("zut mcp %s: unexpected argument %q", name, pos[0])}
 	}
-	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: env.ZutHome, CWD: env.CWD, Flags: configs, Getenv: env.Getenv})
+	cfg, err := env.loadConfig(configs)
 	if err != nil {
 		return err
-	}
-	for _, p := range cfg.Problems {
-		fmt.Fprintf(env.Stderr, "zut mcp: %v\n", p)
 	}
 	if len(cfg.Servers) == 0 {
 		if *asJSON {
 			fmt.Fprintln(env.Stdout, "[]")
 			return nil
 		}
-		fmt.Fprintf(env.Stdout, "no MCP servers configured (looked in %s and %s); add one with `zut mcp add`\n",
-			mcp.ProjectFile(env.CWD), mcp.GlobalFile(env.ZutHome))
+		looked := mcp.ProjectFile(env.CWD) + " and " + mcp.GlobalFile(env.ZutHome)
+		if c := env.codexFile(); c != "" {
+			looked = mcp.ProjectFile(env.CWD) + ", " + mcp.GlobalFile(env.ZutHome) + " and " + c
+		}
+		fmt.Fprintf(env.Stdout, "no MCP servers configured (looked in %s); add one with `zut mcp add`\n", looked)
 		return nil
 	}
 	var mu sync.Mutex

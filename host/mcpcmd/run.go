@@ -51,13 +51,18 @@ commands:
   doctor [--json]                    start every server and report its handshake
   add <name> [--scope project|global] [--env K=V]... -- <command> [args...]
   add <name> --url URL [--transport http|sse] [--header K:V]... [--scope ...]
+  add --transport http|sse <name> <url> [-H "K: V"]...   (Claude Code's forms: -e K=V,
+                                     -H/--header, -s/--scope local|project|user)
+  add-json <name> '<json>' [--scope ...]   one server as .mcp.json writes it
+  get <name>                         one server's configuration and where it comes from
   remove <name> [--scope project|global]
 
 flags of list and doctor:
   --mcp-config FILE                  also read FILE (repeatable)
   --timeout DURATION                 how long to wait for servers to start (30s)
 
-configuration: .mcp.json in the project, $ZUT_HOME/mcp.json; see docs/mcp.md`
+configuration: .mcp.json in the project, $ZUT_HOME/mcp.json, and Codex's
+~/.codex/config.toml [mcp_servers] (read only); see docs/mcp.md`
 
 // Run runs `zut mcp args...`.
 func Run(ctx context.Context, args []string, env Env) error {
@@ -74,6 +79,10 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return runList(ctx, args[1:], env, true)
 	case "add":
 		return runAdd(args[1:], env)
+	case "add-json":
+		return runAddJSON(args[1:], env)
+	case "get":
+		return runGet(args[1:], env)
 	case "remove", "rm":
 		return runRemove(args[1:], env)
 	case "help", "-h", "--help":
@@ -81,6 +90,30 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return nil
 	}
 	return &UsageError{Msg: fmt.Sprintf("zut mcp: unknown command %q\n\n%s", args[0], usage)}
+}
+
+// codexFile is Codex's config.toml.
+func (env Env) codexFile() string {
+	if h := env.Getenv("HOME"); h != "" {
+		return mcp.CodexFile(h)
+	}
+	return ""
+}
+
+// loadConfig reads every configuration file, with extra --mcp-config
+// files, and prints the problems and notes.
+func (env Env) loadConfig(extra []string) (*mcp.Config, error) {
+	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: env.ZutHome, CWD: env.CWD, Flags: extra, Getenv: env.Getenv, CodexFile: env.codexFile()})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range cfg.Problems {
+		fmt.Fprintf(env.Stderr, "zut mcp: %v\n", p)
+	}
+	for _, n := range cfg.Notes {
+		fmt.Fprintf(env.Stderr, "zut mcp: note: %s\n", n)
+	}
+	return cfg, nil
 }
 
 // listValue is a repeatable string flag.

@@ -215,3 +215,62 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeForms: zut mcp add in Claude Code's forms, add-json, get, and
+// the servers of Codex's config.toml.
+func TestClaudeForms(t *testing.T) {
+	e := newTestEnv(t)
+	userHome := t.TempDir()
+	e.Getenv = func(k string) string {
+		return map[string]string{"TOKEN": "s3cret", "HOME": userHome, "LINEAR_TOKEN": "lin"}[k]
+	}
+	os.MkdirAll(filepath.Join(userHome, ".codex"), 0o755)
+	os.WriteFile(mcp.CodexFile(userHome), []byte(`model = "gpt-5"
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-server"]
+env = { API_KEY = "k" }
+startup_timeout_sec = 20
+tool_timeout_sec = 90
+
+[mcp_servers.linear]
+url = "https://mcp.linear.app/mcp"
+bearer_token_env_var = "LINEAR_TOKEN"
+enabled = false
+`), 0o644)
+	steps := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"add", "--transport", "http", "notion", "https://mcp.notion.com/mcp", "-H", "X-Key: ${TOKEN}"}, ""},
+		{[]string{"add", "-t", "sse", "-s", "project", "events", "https://events.example.com/sse"}, ""},
+		{[]string{"add", "-s", "user", "-e", "A=1", "-e", "B=2", "fs", "--", "npx", "-y", "server-fs", "/tmp"}, ""},
+		{[]string{"add", "-s", "local", "plain", "uvx", "server"}, ""},
+		{[]string{"add-json", "weather", `{"type": "stdio", "command": "weather-mcp", "args": ["--units", "metric"]}`, "-s", "project"}, ""},
+		{[]string{"add-json", "broken", `[1]`}, "must be a JSON object"},
+		{[]string{"add-json", "nocmd", `{"args": []}`}, "needs \"command\""},
+		{[]string{"get", "notion"}, ""},
+		{[]string{"get", "fs"}, ""},
+		{[]string{"get", "docs"}, ""},
+		{[]string{"get", "linear"}, ""},
+		{[]string{"get", "nosuch"}, "no server \"nosuch\""},
+	}
+	var log strings.Builder
+	for _, s := range steps {
+		err := e.run(t, s.args...)
+		switch {
+		case s.err == "" && err != nil:
+			t.Errorf("Run(%q) = %v", s.args, err)
+		case s.err != "" && (err == nil || !strings.Contains(err.Error(), s.err)):
+			t.Errorf("Run(%q) = %v, want %q", s.args, err, s.err)
+		}
+		out := strings.ReplaceAll(e.scrub(e.out.String()+e.errOut.String()), userHome, "<userhome>")
+		fmt.Fprintf(&log, "$ zut mcp %s\n%s", strings.Join(s.args, " "), out)
+		if err != nil {
+			fmt.Fprintf(&log, "error: %s\n", strings.ReplaceAll(e.scrub(err.Error()), userHome, "<userhome>"))
+		}
+	}
+	project, _ := os.ReadFile(mcp.ProjectFile(e.project))
+	global, _ := os.ReadFile(mcp.GlobalFile(e.home))
+	golden(t, "claude_forms.golden", log.String()+"--- .mcp.json\n"+string(project)+"--- mcp.json\n"+string(global))
+}

@@ -110,6 +110,8 @@ func (u *ui) command(line string) {
 		u.copyAnswer()
 	case "session":
 		u.showSession()
+	case "config":
+		u.chat.AddNotice("info", "", strings.TrimRight(u.app.ConfigReport(), "\n"))
 	case "name":
 		u.nameSession(args)
 	case "plan", "goal", "schedule", "subagents":

@@ -768,3 +768,27 @@ func TestUIForkKeepsInjectedTextOut(t *testing.T) {
 		t.Errorf("the session title %q holds the injected text", title)
 	}
 }
+
+// TestUIPromptTemplate: a Claude Code custom command shows in /help and
+// in the / completion, and runs as /fix-issue 42 with its argument
+// filled in; /config names it.
+func TestUIPromptTemplate(t *testing.T) {
+	h := startUI(t, uiOptions{width: 100, height: 30, replies: []providertest.Reply{{Text: "Fixed it."}}, setup: func(h *uiHarness) {
+		dir := filepath.Join(h.home, "proj", ".claude", "commands")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "fix-issue.md"), []byte("---\ndescription: fix a numbered issue\nargument-hint: NUMBER\n---\nFix issue #$1 and run the tests.\n"), 0o644)
+	}})
+	h.idle()
+	h.typeText("/fix-i")
+	h.waitText("fix a numbered issue (NUMBER)") // the completion menu
+	h.send("\x15")                              // Ctrl+U: clear the line
+	h.enter("/help")
+	h.waitText("/fix-issue")
+	h.submit("/fix-issue 42", "Fixed it.")
+	body, _ := json.Marshal(h.srv.Requests()[0].Body)
+	if !strings.Contains(string(body), "Fix issue #42 and run the tests.") || strings.Contains(string(body), "/fix-issue") {
+		t.Errorf("the request lacks the template's prompt, or holds the command: %s", body)
+	}
+	h.enter("/config")
+	h.waitText("/fix-issue  ~/proj/.claude/commands/fix-issue.md")
+}
