@@ -218,6 +218,7 @@ Usage:
   zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
 
 Model:
+  --demo                        the built-in demo model: scripted answers, no key, no network
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
   --model, -m ID                model id, or provider/model
   --base-url URL                API base URL (an OpenAI-compatible server, a proxy)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zut-go/zut/agent/permissions"
+	"github.com/zut-go/zut/provider"
 )
 
 // stringList is a repeatable string flag.
@@ -46,6 +47,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.rpcAlias, "rpc", false, "same as --mode rpc")
 	fs.StringVar(&o.Mode, "mode", "", "interactive, print, json or rpc")
 	fs.StringVar(&o.Provider, "provider", "", "provider name")
+	fs.BoolVar(&o.Demo, "demo", false, "use the built-in demo model: no key, no server, no network")
 	fs.StringVar(&o.Model, "model", "", "model id, or provider/model")
 	fs.StringVar(&o.Model, "m", "", "model id")
 	fs.StringVar(&o.BaseURL, "base-url", "", "API base URL")
@@ -135,6 +137,12 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	case "", "interactive", "print", "json", "rpc":
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
+	}
+	if o.Demo {
+		if o.Provider != "" && o.Provider != provider.DemoProvider || o.BaseURL != "" || o.Model != "" && !strings.HasPrefix(o.Model, provider.DemoProvider+"/") {
+			return o, Usagef("--demo picks the built-in demo model: drop --provider, --model and --base-url, or drop --demo")
+		}
+		o.Provider = provider.DemoProvider
 	}
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")

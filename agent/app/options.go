@@ -8,6 +8,7 @@ type Options struct {
 	Print              bool
 	Mode               string // "", "print", "json", "rpc", "interactive"
 	Provider           string
+	Demo               bool // --demo: Provider is provider.DemoProvider
 	Model              string
 	BaseURL            string
 	APIKey             string
