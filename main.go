@@ -264,7 +264,7 @@ Modes and output:
   -e, --ext DIR                 load the extension in DIR for this run (repeatable)
   --no-extensions               load no extensions
   -h, --help                    this help
-  --version                     print the version
+  -v, --version                 print the version
 
 Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps.
 Inside the interactive UI, /help lists keys and commands (docs/tui.md).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,6 +282,9 @@ func (a *App) openSession() error {
 				}
 				break
 			}
+			if len(o.Prompt) > 0 {
+				return Usagef("--resume needs a session id or a unique prefix of one here: %q is no session id (ids are hex digits, as zut sessions shows them), so it was taken as the prompt; -c continues the latest session", o.Prompt[0])
+			}
 			return Usagef("--resume needs a session id or a unique prefix of one here (zut sessions lists them)")
 		}
 		info, ferr := a.findSession(o.Resume)
@@ -350,7 +354,14 @@ func (a *App) systemPrompt() (string, error) {
 	}
 	var manifest string
 	if idx := a.Skills(); idx != nil {
-		manifest = idx.Manifest()
+		// The manifest tells the model how to load a skill: with the
+		// skill tool, else by reading SKILL.md, else not at all.
+		switch off := a.disabledTools(); {
+		case !slices.Contains(off, "skill"):
+			manifest = idx.Manifest()
+		case !slices.Contains(off, "read"):
+			manifest = idx.ReadManifest()
+		}
 	}
 	s, _ := agent.SystemPrompt(agent.PromptOptions{
 		CWD: a.cwd, Home: a.home, Replace: replace, Append: appendText,

@@ -79,6 +79,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Var((*stringList)(&o.Deny), "deny", "refuse the tool calls RULE matches (repeatable)")
 	fs.BoolVar(&o.ListModels, "list-models", false, "list known models and exit")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.Version, "v", false, "short for --version")
 	fs.BoolVar(&o.Help, "help", false, "show help")
 	fs.BoolVar(&o.Help, "h", false, "show help")
 }
@@ -137,6 +138,12 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	case "", "interactive", "print", "json", "rpc":
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
+	}
+	if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
+		if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
+			return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+		}
+		return o, Usagef("%v", err)
 	}
 	if o.Demo {
 		if o.Provider != "" && o.Provider != provider.DemoProvider || o.BaseURL != "" || o.Model != "" && !strings.HasPrefix(o.Model, provider.DemoProvider+"/") {
