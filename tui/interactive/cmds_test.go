@@ -425,6 +425,19 @@ func TestUISessionCommands(t *testing.T) {
 	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
 }
 
+// TestUICompactShort: /compact of a short conversation summarises it
+// (it refused with "nothing to compact yet") and says so once.
+func TestUICompactShort(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "first"}, {Text: "Goal: greet.\nDone: said hello."}}})
+	h.idle()
+	h.submit("hello", "first")
+	h.submit("/compact", "compacted: the conversation continues from a 2-line summary")
+	h.idle()
+	if s := h.screen(true); strings.Count(s, "compacted") != 1 {
+		t.Errorf("the screen says compacted %d times, want once:\n%s", strings.Count(s, "compacted"), s)
+	}
+}
+
 // TestUIOverlaySize draws an extension's ui.overlay at the width and
 // height it asks for: centred by default, left-aligned when anchored; and
 // dialogs in their border_color.
