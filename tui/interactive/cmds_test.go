@@ -288,24 +288,60 @@ func TestUIForkAndTree(t *testing.T) {
 	h.send("\x1b[27u")
 }
 
-// TestUIResumePicker: zut -r without an id opens the session picker.
+// TestUIResumePicker: zut -r without an id opens the session picker
+// before any conversation is shown; the one chosen is printed once; Esc
+// starts a new conversation instead of staying in the latest unseen.
 func TestUIResumePicker(t *testing.T) {
 	var base string
-	{
-		h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "saved answer"}}})
+	for _, q := range []string{"older question", "latest question"} {
+		h := startUI(t, uiOptions{base: base, replies: []providertest.Reply{{Text: "answer to " + q}}})
 		h.idle()
-		h.submit("remember this", "saved answer")
+		h.submit(q, "answer to "+q)
 		h.stop()
 		base = h.home
 	}
-	h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
-	h.waitText("Resume a session")
-	h.waitText("remember this")
-	// zut -r starts on the latest session; choosing it keeps it.
-	h.send("\r")
+	tests := []struct {
+		name   string
+		keys   string
+		want   string // shown once
+		absent string
+	}{
+		{"latest", "\r", "answer to latest question", "answer to older question"},
+		{"older", "\x1b[B\r", "answer to older question", "answer to latest question"},
+		{"esc", "\x1b", "new conversation", "answer to"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
+			h.waitText("Resume a session")
+			h.waitText("latest question")
+			if s := h.screen(true); strings.Contains(s, "answer to") {
+				t.Fatalf("a conversation is shown before one is chosen:\n%s", s)
+			}
+			h.send(tc.keys)
+			h.waitText(tc.want)
+			h.idle()
+			s := h.screen(true)
+			if strings.Count(s, tc.want) != 1 || strings.Contains(s, tc.absent) {
+				t.Errorf("want %q once and no %q:\n%s", tc.want, tc.absent, s)
+			}
+			h.stop()
+		})
+	}
+}
+
+// TestUIModelRemembered: the model chosen with /model is the model of
+// the next start (it was forgotten unless set in /settings).
+func TestUIModelRemembered(t *testing.T) {
+	h := startUI(t, uiOptions{})
 	h.idle()
-	if s := h.screen(true); !strings.Contains(s, "saved answer") {
-		t.Errorf("the resumed conversation is not shown:\n%s", s)
+	h.submit("/model anthropic/claude-haiku-4-5", "model: anthropic/claude-haiku-4-5 (the default from now on")
+	h.stop()
+	// config.json's model is what a start without --model uses
+	// (app.New; the harness always passes --model).
+	st, err := app.LoadSettings(h.zut)
+	if err != nil || st.Model != "anthropic/claude-haiku-4-5" {
+		t.Errorf("config.json's model = %q, %v; want anthropic/claude-haiku-4-5", st.Model, err)
 	}
 }
 
