@@ -647,6 +647,32 @@ func TestUITrustProjectNotNow(t *testing.T) {
 	h.waitText("unknown command /greet")
 }
 
+// TestUITrustMCP: the trust question lists a project's MCP servers with
+// their commands, and trusting says what starts (it said "extensions
+// reloaded: 0 loaded" for a folder without extensions).
+func TestUITrustMCP(t *testing.T) {
+	needPython(t, "the MCP server is a Python script")
+	server, err := filepath.Abs("../../testdata/mcp/notes_server.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	os.MkdirAll(filepath.Join(base, "proj"), 0o755)
+	data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"notes": map[string]any{"command": "python3", "args": []string{server}}}})
+	os.WriteFile(filepath.Join(base, "proj", ".mcp.json"), data, 0o644)
+	h := startUI(t, uiOptions{width: 120, height: 30, extensions: true, base: base})
+	h.waitText("Trust this folder?")
+	if s := h.screen(false); !strings.Contains(s, "MCP server notes (python3 "+server+"), from .mcp.json") {
+		t.Errorf("the question does not name the server and its command:\n%s", s)
+	}
+	h.send("\r")
+	h.waitText("1 MCP server starting")
+	h.idle()
+	if s := h.screen(true); strings.Contains(s, "extensions reloaded") {
+		t.Errorf("trusting a folder without extensions reports a reload:\n%s", s)
+	}
+}
+
 // headerRenderer is a raw Python extension that renders the header of
 // bash calls (render_header), from the arguments alone.
 var headerRenderer = rawPy("looks", []string{"ui2"}, `emit({"type": "register_tool_renderer", "tool_name": "bash", "render_header": True})
