@@ -100,6 +100,15 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := checkToolNames("--tools", o.Tools); err != nil {
 		return nil, err
 	}
+	for _, d := range o.Exts {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			why := "it is not a directory"
+			if err != nil {
+				why = "it does not exist"
+			}
+			return nil, Usagef("--ext %s: %s; give the directory of an extension (the one with extension.json)", d, why)
+		}
+	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
 	// config.json's model and reasoning stand in for the flags in every
 	// mode (the bot's too).

@@ -141,6 +141,13 @@ func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(a
 	if a.Resolved().Note != "" {
 		fmt.Fprintf(r.env.Stderr, "zut: %s\n", a.Resolved().Note)
 	}
+	// An extension that failed to load is named, as the UI and RPC do:
+	// a notice on stderr, an event in JSON mode.
+	if h := a.Host(); h != nil {
+		for _, msg := range app.LoadErrors(h.Diagnostics()) {
+			emit(agent.Notice{Level: "error", Message: msg})
+		}
+	}
 	a.Start()
 	text, source := prompt, "cli"
 	for {
