@@ -110,6 +110,12 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		}
 	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
+	if o.Orchestrate {
+		off := append(append([]string(nil), a.settings.DisabledTools...), o.NoTools...)
+		if slices.Contains(off, "subagent_spawn") || len(o.Tools) > 0 && !slices.Contains(o.Tools, "subagent_spawn") {
+			return nil, Usagef("--orchestrate delegates with subagent_spawn, which --tools, --no-tools or disabled_tools switched off")
+		}
+	}
 	// config.json's model and reasoning stand in for the flags in every
 	// mode (the bot's too).
 	if o.Model == "" && o.Provider == "" && a.settings.Model != "" {
@@ -183,13 +189,14 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 
 	a.rules = a.loadRules()
 	cfg := agent.Config{
-		System:    system,
-		Tools:     a.tools,
-		Store:     agent.SessionStore{S: a.sess},
-		Policy:    a.policy(a.rules),
-		MaxSteps:  o.MaxSteps,
-		Emit:      emit,
-		Reasoning: provider.Reasoning{},
+		System:      system,
+		Tools:       a.tools,
+		Store:       agent.SessionStore{S: a.sess},
+		Policy:      a.policy(a.rules),
+		MaxSteps:    o.MaxSteps,
+		Emit:        emit,
+		Reasoning:   provider.Reasoning{},
+		Temperature: o.Temperature,
 	}
 	if a.bridge != nil {
 		cfg.Extensions = a.bridge
@@ -379,8 +386,21 @@ func (a *App) systemPrompt() (string, error) {
 	if mi := a.mcpInstructions(); mi != "" {
 		s += "\n\n" + mi
 	}
+	if a.opts.Orchestrate {
+		s += "\n\n" + orchestration
+	}
 	return s, nil
 }
+
+// orchestration is what --orchestrate adds to the system prompt.
+const orchestration = `# Orchestrating subagents
+Work on this task as an orchestrator. First make a short plan that splits it into parts that do
+not depend on each other. Give each independent part to a subagent with subagent_spawn (one call
+per part, all in the same message, each with a task that says everything the subagent needs and
+what to report, and wait set so that the results come back), do the parts that depend on others
+yourself once their inputs are known, and check what the subagents report before you rely on it.
+Finish with one answer that combines their results: what was done, what was found, what is left.
+For a task too small to split, do it directly.`
 
 // maxPromptFile bounds a --system-prompt or --append-system-prompt @FILE.
 const maxPromptFile = 1 << 20

@@ -2,8 +2,10 @@ package app
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/zut-go/zut/agent/permissions"
@@ -74,6 +76,19 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
+	fs.Func("temperature", "sampling temperature, 0 to 2", func(v string) error {
+		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || t < 0 || t > 2 {
+			return fmt.Errorf("%q is not a temperature from 0 to 2", v)
+		}
+		o.Temperature = &t
+		return nil
+	})
+	fs.StringVar(&o.CWD, "cwd", "", "work in DIR instead of the current directory")
+	fs.BoolVar(&o.NoLSP, "no-lsp", false, "start no language server: no lsp tool, no diagnostics after edits")
+	fs.BoolVar(&o.Stream, "stream", false, "print mode: write the answer as it arrives")
+	fs.StringVar(&o.Stats, "stats", "", "print and JSON modes: write the run's statistics (JSON) to PATH")
+	fs.BoolVar(&o.Orchestrate, "orchestrate", false, "split the task into independent parts for subagents, then synthesise their results")
 	fs.StringVar(&o.Goal, "goal", "", "set the session's goal: zut keeps working until the model reports it complete or blocked")
 	fs.Var((*stringList)(&o.Allow), "allow", "run the tool calls RULE matches without asking (repeatable)")
 	fs.Var((*stringList)(&o.Deny), "deny", "refuse the tool calls RULE matches (repeatable)")
@@ -163,6 +178,15 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 				return o, Usagef("--%s: %v", f.name, err)
 			}
 		}
+	}
+	if o.Stream && o.Mode != "print" {
+		return o, Usagef("--stream goes with -p (print mode); JSON mode streams every event already")
+	}
+	if o.Stats != "" && o.Mode != "print" && o.Mode != "json" {
+		return o, Usagef("--stats goes with -p or --mode json")
+	}
+	if o.NoLSP {
+		o.NoTools = append(o.NoTools, "lsp")
 	}
 	if o.MaxSteps < 0 {
 		return o, Usagef("--max-steps must be 0 or more, got %d", o.MaxSteps)
