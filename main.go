@@ -136,6 +136,13 @@ func runAgent(ctx context.Context, e *app.Env, args []string) error {
 	case o.ListModels:
 		return provider.ListModels(ctx, app.ProviderOptions(e, o), e.Stdout, o.Mode == "json")
 	}
+	if o.CWD != "" {
+		// --cwd is as if zut had been started there: the project, its
+		// sessions, context files and tools all follow the directory.
+		if err := os.Chdir(o.CWD); err != nil {
+			return app.Usagef("--cwd %s: %v", o.CWD, err)
+		}
+	}
 	mode := o.Mode
 	if mode == "" {
 		mode = "print"
@@ -223,6 +230,7 @@ Usage:
   zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram
 
 Model:
+  --demo                        the built-in demo model: scripted answers, no key, no network
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
   --model, -m ID                model id, or provider/model
   --base-url URL                API base URL (an OpenAI-compatible server, a proxy)
@@ -248,12 +256,16 @@ Prompt and tools:
   --allow RULE                  run the calls RULE matches without asking, as bash(go test *) (repeatable);
                                 in print and JSON modes, refuse the calls no rule allows
   --deny RULE                   refuse the calls RULE matches (repeatable)
+  --temperature T               the sampling temperature, 0 to 2 (the model's default otherwise)
   --max-steps N                 stop after N model turns (exit status 3 if the model was not done)
   --goal TEXT                   set the session's goal: zut continues until the model reports it
                                 complete or blocked, within goal.max_turns (docs/tools.md)
   --no-tools LIST               do not offer these built-in tools, as web_search,python (repeatable)
   --tools LIST                  offer only these built-in tools, as read,grep (extension and MCP tools stay)
   --mcp-config FILE             also start the MCP servers FILE lists, for this run (repeatable)
+  --no-lsp                      start no language server: no lsp tool, no diagnostics after edits
+  --orchestrate                 split the task into independent parts for subagents, then
+                                combine their results into one answer
   --trust                       run this folder's extensions, MCP servers and language servers
                                 without asking, this once (zut help permissions)
 
@@ -265,10 +277,13 @@ each call on stderr (› bash: go test ./...). zut help permissions.
 Modes and output:
   -p, --print                   print mode
   --mode MODE                   interactive, print, json or rpc (--json, --rpc: the same)
+  --stream                      with -p: write the answer as it arrives, not only at the end
+  --stats PATH                  with -p or --mode json: write the run's statistics as JSON to PATH
+  --cwd DIR                     work in DIR, as if zut were started there
   -e, --ext DIR                 load the extension in DIR for this run (repeatable)
   --no-extensions               load no extensions
   -h, --help                    this help
-  --version                     print the version
+  -v, --version                 print the version
 
 Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps.
 Inside the interactive UI, /help lists keys and commands (docs/tui.md).

@@ -43,6 +43,9 @@ type Config struct {
 	MaxSteps  int
 	Reasoning provider.Reasoning
 	MaxTokens int
+	// Temperature is the sampling temperature of every request (nil: the
+	// model's default; providers drop it where reasoning needs theirs).
+	Temperature *float64
 	// AutoCompact is the fraction of the context window at which the
 	// conversation is compacted before the next request (0: 0.85;
 	// negative: never).

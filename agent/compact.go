@@ -30,7 +30,7 @@ type CompactionPlan struct {
 
 // ErrNothingToCompact is returned by Compact when the conversation is too
 // short to compact.
-var ErrNothingToCompact = errors.New("nothing to compact yet: the conversation is short")
+var ErrNothingToCompact = errors.New("nothing to compact yet: the conversation has no earlier messages to summarise")
 
 const summaryInstructions = `You write the hand-over notes of a coding session so that work can continue
 from them alone. The earlier conversation below will be replaced by your notes.
@@ -60,23 +60,33 @@ func (a *Agent) Compact(ctx context.Context, instructions string) (string, error
 		a.running = false
 		a.mu.Unlock()
 	}()
-	return a.compact(ctx, instructions, false)
+	return a.compact(ctx, instructions, "")
 }
 
-// compact summarises the conversation; automatic marks a compaction the
-// agent started itself. An extension may cancel it (*CancelledError).
-func (a *Agent) compact(ctx context.Context, instructions string, automatic bool) (string, error) {
+// compact summarises the conversation. announce, for a compaction the
+// agent started itself, is the notice that says why; it is emitted only
+// when there is something to compact. A compaction the user asked for
+// of a conversation shorter than what is kept verbatim summarises all
+// but the latest messages. An extension may cancel either
+// (*CancelledError).
+func (a *Agent) compact(ctx context.Context, instructions, announce string) (string, error) {
 	c, ok := a.cfg.Store.(Compactor)
 	if !ok {
 		return "", errors.New("compact: this session store cannot compact")
 	}
-	if err := a.beforeCompact(ctx, automatic); err != nil {
-		return "", err
+	automatic := announce != ""
+	plan, ok := c.PlanCompaction(a.keepTokens())
+	if !ok && !automatic {
+		plan, ok = c.PlanCompaction(0)
 	}
-	keep := a.keepTokens()
-	plan, ok := c.PlanCompaction(keep)
 	if !ok || len(plan.Summarise) == 0 {
 		return "", ErrNothingToCompact
+	}
+	if automatic {
+		a.cfg.Emit(Notice{Level: "info", Message: announce})
+	}
+	if err := a.beforeCompact(ctx, automatic); err != nil {
+		return "", err
 	}
 	prompt := "Write the hand-over notes for the conversation above."
 	if instructions = strings.TrimSpace(instructions); instructions != "" {
@@ -101,7 +111,7 @@ func (a *Agent) compact(ctx context.Context, instructions string, automatic bool
 	if err := c.ApplyCompaction(plan, summary); err != nil {
 		return "", fmt.Errorf("compact: save summary: %w", err)
 	}
-	a.cfg.Emit(CompactDone{Summary: summary})
+	a.cfg.Emit(CompactDone{Summary: summary, Automatic: automatic})
 	a.notify(LifecycleEvent{Name: "session_compacted", Session: ptrIdentity(a.cfg.Store.Identity()), States: a.cfg.Store.States()})
 	return summary, nil
 }
@@ -140,8 +150,7 @@ func (a *Agent) maybeCompact(ctx context.Context) error {
 	if float64(used) < threshold*float64(w) {
 		return nil
 	}
-	a.cfg.Emit(Notice{Level: "info", Message: fmt.Sprintf("context at %d%% of the window: compacting", used*100/w)})
-	_, err := a.compact(ctx, "", true)
+	_, err := a.compact(ctx, "", fmt.Sprintf("context at %d%% of the window: compacting", used*100/w))
 	var cancelled *CancelledError
 	if errors.As(err, &cancelled) {
 		a.cfg.Emit(Notice{Level: "info", Source: cancelled.By, Message: "automatic compaction cancelled: " + cancelled.Reason})

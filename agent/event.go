@@ -185,6 +185,9 @@ type Error struct {
 // CompactDone: the conversation was compacted into Summary.
 type CompactDone struct {
 	Summary string `json:"summary"`
+	// Automatic marks a compaction zut started itself (the context was
+	// near full), not one the user asked for.
+	Automatic bool `json:"automatic,omitempty"`
 }
 
 // Notice: a line for the user that is not part of the conversation (a

@@ -332,3 +332,52 @@ func TestContextStats(t *testing.T) {
 		t.Errorf("ContextStats() = %+v", st)
 	}
 }
+
+// shortStore is a memStore whose conversation is too short to compact
+// unless everything but the latest messages may go (keep 0, as /compact
+// asks for).
+type shortStore struct{ *memStore }
+
+func (s shortStore) PlanCompaction(keep int) (CompactionPlan, bool) {
+	if keep > 0 {
+		return CompactionPlan{}, false
+	}
+	return s.memStore.PlanCompaction(keep)
+}
+
+// TestCompactShort: an automatic compaction with nothing to do says
+// nothing (it announced "compacting" and then nothing happened); a
+// compaction the user asks for summarises a short conversation and emits
+// one CompactDone, marked as not automatic.
+func TestCompactShort(t *testing.T) {
+	c := &scriptedClient{replies: []reply{{text: "one", usage: provider.Usage{Input: 950}}, {text: "two"}, {text: "the summary"}}}
+	rec := &recorder{}
+	a := New(Config{
+		Client: c, Model: Model{ID: "m", Provider: "test", ContextWindow: 1000},
+		System: "base system", Store: shortStore{&memStore{}}, Policy: Policy{Yolo: true},
+		Emit: rec.emit, Now: func() time.Time { return testTime },
+	})
+	for _, p := range []string{"first", "second"} {
+		if err := a.Prompt(context.Background(), Input{Text: p}); err != nil {
+			t.Fatalf("Prompt(%q) = %v", p, err)
+		}
+	}
+	for _, e := range rec.events {
+		if n, ok := e.(Notice); ok && strings.Contains(n.Message, "compacting") {
+			t.Errorf("automatic compaction with nothing to compact announced %q", n.Message)
+		}
+	}
+	summary, err := a.Compact(context.Background(), "")
+	if err != nil || summary != "the summary" {
+		t.Fatalf("Compact() = %q, %v; want the summary", summary, err)
+	}
+	var done []CompactDone
+	for _, e := range rec.events {
+		if d, ok := e.(CompactDone); ok {
+			done = append(done, d)
+		}
+	}
+	if len(done) != 1 || done[0].Automatic {
+		t.Errorf("CompactDone events = %+v, want one, not automatic", done)
+	}
+}

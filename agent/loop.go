@@ -182,13 +182,14 @@ func c16Stop(s provider.StopReason) string {
 func (a *Agent) request(ctx context.Context, hidden string) *provider.Request {
 	msgs, extraSystem := a.prepareContext(ctx, a.cfg.Store.Messages())
 	req := &provider.Request{
-		Model:     a.cfg.Model.ID,
-		System:    a.systemFor(extraSystem),
-		Messages:  msgs,
-		Tools:     a.toolDefs(),
-		MaxTokens: a.cfg.MaxTokens,
-		Reasoning: a.Reasoning(),
-		Cache:     true,
+		Model:       a.cfg.Model.ID,
+		System:      a.systemFor(extraSystem),
+		Messages:    msgs,
+		Tools:       a.toolDefs(),
+		MaxTokens:   a.cfg.MaxTokens,
+		Temperature: a.cfg.Temperature,
+		Reasoning:   a.Reasoning(),
+		Cache:       true,
 	}
 	if hidden != "" {
 		req.Ephemeral = []provider.Block{provider.TextBlock("<extension-context>\n" + hidden + "\n</extension-context>")}

@@ -1,5 +1,10 @@
 package provider
 
+import (
+	"slices"
+	"strings"
+)
+
 // ProviderInfo describes one model provider: where it is, which wire it
 // speaks and where its key comes from.
 type ProviderInfo struct {
@@ -163,4 +168,22 @@ func BuiltinModels() []Model {
 	out := make([]Model, len(builtinModels))
 	copy(out, builtinModels)
 	return out
+}
+
+// FamilyModel is the newest model of a family ("haiku", "sonnet",
+// "opus") that provider serves, by the catalog (models.json included,
+// home may be ""): the first whose id names the family. ok is false when
+// the provider has none.
+func FamilyModel(home, provider, family string) (id string, ok bool) {
+	cat, err := loadCatalog(home)
+	if err != nil {
+		cat = &catalog{models: BuiltinModels()}
+	}
+	family = strings.ToLower(family)
+	for _, m := range cat.models {
+		if m.Provider == provider && slices.Contains(strings.FieldsFunc(strings.ToLower(m.ID), func(r rune) bool { return r == '-' || r == '/' || r == '.' }), family) {
+			return m.ID, true
+		}
+	}
+	return "", false
 }

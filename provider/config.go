@@ -93,6 +93,9 @@ type Resolved struct {
 // catalog model id), else the first provider with a key, else a local
 // Ollama or llama.cpp server that answers.
 func Resolve(ctx context.Context, o Options) (*Resolved, error) {
+	if o.Provider == DemoProvider || (o.Provider == "" && strings.HasPrefix(o.Model, DemoProvider+"/")) {
+		return resolveDemo(o)
+	}
 	if o.BaseURL != "" {
 		if err := CheckBaseURL(o.BaseURL, "--base-url"); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ const (
 	WireChat      Wire = "chat"      // OpenAI Chat Completions, POST /chat/completions
 	WireResponses Wire = "responses" // OpenAI Responses, POST /responses
 	WireOllama    Wire = "ollama"    // Ollama's native API, POST /api/chat
+	WireDemo      Wire = "demo"      // the built-in demo model, in-process (Demo)
 )
 
 // ParseWire accepts a wire name as written in models.json or on the command

@@ -39,6 +39,12 @@ type Screen struct {
 	// relayout is, after a resize, the number of rows to move up before
 	// erasing and drawing the live region from scratch; -1 otherwise.
 	relayout int
+	// fed counts the line feeds that created rows since the region was
+	// last laid out from scratch. Once they reach the terminal's height
+	// the last row created is the terminal's bottom row, and a region
+	// that shrinks keeps reaching it (blank rows on top, which the next
+	// committed lines fill) instead of leaving blank rows below it.
+	fed int
 
 	buf   []byte // the body of the frame being built
 	frame []byte // the frame with its wrapping
@@ -96,7 +102,7 @@ func (s *Screen) Resize(width, height int) {
 	}
 	s.width, s.height = width, height
 	s.relayout = up
-	s.shown, s.rows, s.curRow, s.curCol = nil, 1, 0, -1
+	s.shown, s.rows, s.curRow, s.curCol, s.fed = nil, 1, 0, -1, 0
 }
 
 // rowsAfterReflow is the number of rows a line of w cells, drawn on a
@@ -121,7 +127,7 @@ func (s *Screen) Commit(lines ...string) {
 // region afresh from the cursor's current line, without erasing. Use it
 // after something else wrote to the terminal.
 func (s *Screen) Invalidate() {
-	s.shown, s.rows, s.curRow, s.curCol, s.relayout = nil, 1, 0, -1, -1
+	s.shown, s.rows, s.curRow, s.curCol, s.relayout, s.fed = nil, 1, 0, -1, -1, 0
 	s.hidden = false
 }
 
@@ -138,7 +144,7 @@ func (s *Screen) Clear() error {
 		s.buf = append(s.buf, "\r\x1b[J"...)
 		s.curCol = 0
 	}
-	s.shown = nil
+	s.shown, s.fed = nil, 0
 	return s.flush(true, true)
 }
 
@@ -158,6 +164,16 @@ func (s *Screen) Render(live []string, cursorRow, cursorCol int) error {
 			cursorRow = max(cursorRow-extra, 0)
 		}
 	}
+	s.buf = s.buf[:0]
+	s.startRelayout()
+	s.writeCommits()
+	if pad := s.rows - len(next); pad > 0 && s.fed >= s.height-1 {
+		// The terminal is full: keep the region down to its last row.
+		next = append(make([]string, pad), next...)
+		if cursorRow >= 0 {
+			cursorRow += pad
+		}
+	}
 	visible := cursorRow >= 0
 	if !visible {
 		cursorRow, cursorCol = max(len(next)-1, 0), 0
@@ -165,9 +181,6 @@ func (s *Screen) Render(live []string, cursorRow, cursorCol int) error {
 	cursorRow = min(cursorRow, max(len(next)-1, 0))
 	cursorCol = min(max(cursorCol, 0), s.width-1)
 
-	s.buf = s.buf[:0]
-	s.startRelayout()
-	s.writeCommits()
 	s.shiftRows(next)
 	for i, l := range next {
 		if i < len(s.shown) && s.shown[i] == l {
@@ -330,6 +343,7 @@ func (s *Screen) moveTo(row int) {
 		if s.curRow < row {
 			for ; s.curRow < row; s.curRow++ {
 				s.buf = append(s.buf, '\n')
+				s.fed++
 			}
 			// Output post-processing may turn LF into CR LF.
 			s.curCol = -1
@@ -368,8 +382,17 @@ func (s *Screen) newLine(l string) {
 }
 
 // rewriteLine turns old into l on the current row, writing only from the
-// first grapheme cluster or escape sequence where they differ.
+// first grapheme cluster or escape sequence where they differ. A row that
+// gets narrower is erased whole first (EL 2) and written again: erasing
+// only its end (EL 0) leaves some terminals (tmux) counting the row at its
+// old length, so that a narrower terminal rewraps it into blank rows.
 func (s *Screen) rewriteLine(l, old string) {
+	if ansi.StringWidth(l) < ansi.StringWidth(old) {
+		s.buf = append(s.buf, "\r\x1b[2K"...)
+		s.buf = append(s.buf, l...)
+		s.curCol = -1
+		return
+	}
 	p := commonPrefix(l, old)
 	var st ansi.EscapeState
 	col := 0
@@ -387,9 +410,6 @@ func (s *Screen) rewriteLine(l, old string) {
 	s.cha(col)
 	s.buf = append(s.buf, st.Open()...)
 	s.buf = append(s.buf, l[p:]...)
-	if ansi.StringWidth(l) < ansi.StringWidth(old) {
-		s.buf = append(s.buf, "\x1b[K"...)
-	}
 	s.curCol = -1
 }
 

@@ -323,8 +323,9 @@ func (v ToolView) body(fields []jsonField, width int, t *ansi.Theme) [][]ansi.Sp
 		st = t.Style(ansi.RoleError)
 	}
 	src := strings.Split(text, "\n")
-	// A failure's cause is usually at the end: show the last lines.
-	tail := v.Status == ToolFailed && v.Name == "bash"
+	// A running command is where its latest lines are, and a failure's
+	// cause is usually at the end: show the last lines.
+	tail := v.Status == ToolRunning || v.Status == ToolFailed && v.Name == "bash"
 	var lines [][]ansi.Span
 	if limit == 0 {
 		for _, l := range src {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,7 +107,22 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := checkToolNames("--tools", o.Tools); err != nil {
 		return nil, err
 	}
+	for _, d := range o.Exts {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			why := "it is not a directory"
+			if err != nil {
+				why = "it does not exist"
+			}
+			return nil, Usagef("--ext %s: %s; give the directory of an extension (the one with extension.json)", d, why)
+		}
+	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
+	if o.Orchestrate {
+		off := append(append([]string(nil), a.settings.DisabledTools...), o.NoTools...)
+		if slices.Contains(off, "subagent_spawn") || len(o.Tools) > 0 && !slices.Contains(o.Tools, "subagent_spawn") {
+			return nil, Usagef("--orchestrate delegates with subagent_spawn, which --tools, --no-tools or disabled_tools switched off")
+		}
+	}
 	// config.json's model and reasoning stand in for the flags in every
 	// mode (the bot's too).
 	if o.Model == "" && o.Provider == "" && a.settings.Model != "" {
@@ -187,13 +203,14 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 
 	a.rules = a.loadRules()
 	cfg := agent.Config{
-		System:    system,
-		Tools:     a.tools,
-		Store:     agent.SessionStore{S: a.sess},
-		Policy:    a.policy(a.rules),
-		MaxSteps:  o.MaxSteps,
-		Emit:      emit,
-		Reasoning: provider.Reasoning{},
+		System:      system,
+		Tools:       a.tools,
+		Store:       agent.SessionStore{S: a.sess},
+		Policy:      a.policy(a.rules),
+		MaxSteps:    o.MaxSteps,
+		Emit:        emit,
+		Reasoning:   provider.Reasoning{},
+		Temperature: o.Temperature,
 	}
 	if a.bridge != nil {
 		cfg.Extensions = a.bridge
@@ -300,6 +317,9 @@ func (a *App) openSession() error {
 				}
 				break
 			}
+			if len(o.Prompt) > 0 {
+				return Usagef("--resume needs a session id or a unique prefix of one here: %q is no session id (ids are hex digits, as zut sessions shows them), so it was taken as the prompt; -c continues the latest session", o.Prompt[0])
+			}
 			return Usagef("--resume needs a session id or a unique prefix of one here (zut sessions lists them)")
 		}
 		info, ferr := a.findSession(o.Resume)
@@ -369,7 +389,14 @@ func (a *App) systemPrompt() (string, error) {
 	}
 	var manifest string
 	if idx := a.Skills(); idx != nil {
-		manifest = idx.Manifest()
+		// The manifest tells the model how to load a skill: with the
+		// skill tool, else by reading SKILL.md, else not at all.
+		switch off := a.disabledTools(); {
+		case !slices.Contains(off, "skill"):
+			manifest = idx.Manifest()
+		case !slices.Contains(off, "read"):
+			manifest = idx.ReadManifest()
+		}
 	}
 	s, files := agent.SystemPrompt(agent.PromptOptions{
 		CWD: a.cwd, Home: a.home, UserHome: a.env.Getenv("HOME"), Replace: replace, Append: appendText,
@@ -381,8 +408,21 @@ func (a *App) systemPrompt() (string, error) {
 	if mi := a.mcpInstructions(); mi != "" {
 		s += "\n\n" + mi
 	}
+	if a.opts.Orchestrate {
+		s += "\n\n" + orchestration
+	}
 	return s + a.hookSection(), nil
 }
+
+// orchestration is what --orchestrate adds to the system prompt.
+const orchestration = `# Orchestrating subagents
+Work on this task as an orchestrator. First make a short plan that splits it into parts that do
+not depend on each other. Give each independent part to a subagent with subagent_spawn (one call
+per part, all in the same message, each with a task that says everything the subagent needs and
+what to report, and wait set so that the results come back), do the parts that depend on others
+yourself once their inputs are known, and check what the subagents report before you rely on it.
+Finish with one answer that combines their results: what was done, what was found, what is left.
+For a task too small to split, do it directly.`
 
 // maxPromptFile bounds a --system-prompt or --append-system-prompt @FILE.
 const maxPromptFile = 1 << 20

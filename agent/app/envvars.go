@@ -47,6 +47,7 @@ var EnvVars = []EnvVar{
 	{"ZUT_WEB_ALLOW_PRIVATE", "1: let web_open fetch loopback and private addresses (setting web.allow_private)"},
 	{"ZUT_TELEGRAM_TOKEN", "the bot token zut telegram setup saves (docs/telegram.md)"},
 	{"ZUT_TELEGRAM_API_URL", "another Bot API server for zut telegram (a local telegram-bot-api)"},
+	{"ZUT_DEMO_DELAY_MS", "the demo model's pause between text pieces (zut --demo; default 10, 0 for none)"},
 	{"GIT_SSH_COMMAND", "kept for zut ext install's git clone (else ssh runs with BatchMode=yes)"},
 }
 

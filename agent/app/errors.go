@@ -28,8 +28,14 @@ var ErrSilent = errors.New("")
 // the flag package); the status is 2.
 var ErrUsageSilent error = &UsageError{}
 
-// ErrAborted reports a run interrupted by the user (Ctrl+C, SIGTERM).
-var ErrAborted = errors.New("interrupted")
+// ErrAborted reports a run interrupted by the user (Ctrl+C, SIGTERM);
+// its exit status is StatusInterrupted.
+var ErrAborted error = aborted{}
+
+type aborted struct{}
+
+func (aborted) Error() string { return "interrupted" }
+func (aborted) ExitCode() int { return StatusInterrupted }
 
 // ExitCode prints err on stderr as "zut: <message>" (nothing when the
 // message is empty: it was shown already) and returns the process status:

@@ -27,15 +27,21 @@ func FlagError(fs *flag.FlagSet, err error, help string) error {
 		return Usagef("%s needs a value; %s", dashed(name), help)
 	case strings.HasPrefix(msg, "invalid value ") || strings.HasPrefix(msg, "invalid boolean value "):
 		// invalid value "abc" for flag -max-steps: parse error
-		var value, name string
+		var value, name, cause string
 		rest := strings.TrimPrefix(strings.TrimPrefix(msg, "invalid boolean value "), "invalid value ")
 		if i := strings.Index(rest, " for "); i >= 0 {
 			value = rest[:i]
 			name = strings.TrimPrefix(rest[i+len(" for "):], "flag ")
 			if j := strings.Index(name, ":"); j >= 0 {
-				name = name[:j]
+				name, cause = name[:j], strings.TrimSpace(name[j+1:])
 			}
 			name = strings.TrimLeft(name, "-")
+		}
+		if f := fs.Lookup(name); f != nil && cause != "" {
+			if _, std := f.Value.(flag.Getter); !std {
+				// A flag of zut's own (fs.Func) says what it wants.
+				return Usagef("%s: %s; %s", dashed(name), cause, help)
+			}
 		}
 		want := "a valid value"
 		if f := fs.Lookup(name); f != nil {

@@ -2,11 +2,14 @@ package app
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/zut-go/zut/agent/permissions"
+	"github.com/zut-go/zut/provider"
 )
 
 // stringList is a repeatable string flag.
@@ -46,6 +49,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.rpcAlias, "rpc", false, "same as --mode rpc")
 	fs.StringVar(&o.Mode, "mode", "", "interactive, print, json or rpc")
 	fs.StringVar(&o.Provider, "provider", "", "provider name")
+	fs.BoolVar(&o.Demo, "demo", false, "use the built-in demo model: no key, no server, no network")
 	fs.StringVar(&o.Model, "model", "", "model id, or provider/model")
 	fs.StringVar(&o.Model, "m", "", "model id")
 	fs.StringVar(&o.BaseURL, "base-url", "", "API base URL")
@@ -72,11 +76,25 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
+	fs.Func("temperature", "sampling temperature, 0 to 2", func(v string) error {
+		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || t < 0 || t > 2 {
+			return fmt.Errorf("%q is not a temperature from 0 to 2", v)
+		}
+		o.Temperature = &t
+		return nil
+	})
+	fs.StringVar(&o.CWD, "cwd", "", "work in DIR instead of the current directory")
+	fs.BoolVar(&o.NoLSP, "no-lsp", false, "start no language server: no lsp tool, no diagnostics after edits")
+	fs.BoolVar(&o.Stream, "stream", false, "print mode: write the answer as it arrives")
+	fs.StringVar(&o.Stats, "stats", "", "print and JSON modes: write the run's statistics (JSON) to PATH")
+	fs.BoolVar(&o.Orchestrate, "orchestrate", false, "split the task into independent parts for subagents, then synthesise their results")
 	fs.StringVar(&o.Goal, "goal", "", "set the session's goal: zut keeps working until the model reports it complete or blocked")
 	fs.Var((*stringList)(&o.Allow), "allow", "run the tool calls RULE matches without asking (repeatable)")
 	fs.Var((*stringList)(&o.Deny), "deny", "refuse the tool calls RULE matches (repeatable)")
 	fs.BoolVar(&o.ListModels, "list-models", false, "list known models and exit")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.Version, "v", false, "short for --version")
 	fs.BoolVar(&o.Help, "help", false, "show help")
 	fs.BoolVar(&o.Help, "h", false, "show help")
 }
@@ -136,6 +154,18 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
 	}
+	if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
+		if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
+			return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+		}
+		return o, Usagef("%v", err)
+	}
+	if o.Demo {
+		if o.Provider != "" && o.Provider != provider.DemoProvider || o.BaseURL != "" || o.Model != "" && !strings.HasPrefix(o.Model, provider.DemoProvider+"/") {
+			return o, Usagef("--demo picks the built-in demo model: drop --provider, --model and --base-url, or drop --demo")
+		}
+		o.Provider = provider.DemoProvider
+	}
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")
 	}
@@ -148,6 +178,15 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 				return o, Usagef("--%s: %v", f.name, err)
 			}
 		}
+	}
+	if o.Stream && o.Mode != "print" {
+		return o, Usagef("--stream goes with -p (print mode); JSON mode streams every event already")
+	}
+	if o.Stats != "" && o.Mode != "print" && o.Mode != "json" {
+		return o, Usagef("--stats goes with -p or --mode json")
+	}
+	if o.NoLSP {
+		o.NoTools = append(o.NoTools, "lsp")
 	}
 	if o.MaxSteps < 0 {
 		return o, Usagef("--max-steps must be 0 or more, got %d", o.MaxSteps)

@@ -8,6 +8,7 @@ type Options struct {
 	Print              bool
 	Mode               string // "", "print", "json", "rpc", "interactive"
 	Provider           string
+	Demo               bool // --demo: Provider is provider.DemoProvider
 	Model              string
 	BaseURL            string
 	APIKey             string
@@ -31,7 +32,13 @@ type Options struct {
 	Yolo               bool
 	NoYolo             bool
 	MaxSteps           int
-	Goal               string // --goal: the session's goal, set at start
+	Goal               string   // --goal: the session's goal, set at start
+	Temperature        *float64 // --temperature: the sampling temperature, nil for the model's default
+	CWD                string   // --cwd: the directory to work in (main changes to it first)
+	NoLSP              bool     // --no-lsp: no lsp tool and no diagnostics after edits
+	Stream             bool     // --stream: print mode writes the assistant's text as it arrives
+	Stats              string   // --stats PATH: print and JSON modes write the run's statistics there
+	Orchestrate        bool     // --orchestrate: delegate independent parts to subagents, then synthesise
 	ListModels         bool
 	Version            bool
 	Help               bool

@@ -120,7 +120,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 			CWD: a.cwd, Home: cfg.Home, ZutHome: a.home,
 			TrustProject:         a.projectTrusted(),
 			LogDir:               filepath.Join(a.home, "logs"),
-			DiagnosticsAfterEdit: a.settings.LSPDiagnostics,
+			DiagnosticsAfterEdit: a.settings.LSPDiagnostics && !a.opts.NoLSP,
 			Apply:                lsp.WriteEdits,
 			Env:                  cfg.Env,
 		})
@@ -199,7 +199,9 @@ func (d *diagnosed) Run(ctx context.Context, args json.RawMessage, progress func
 		path = filepath.Join(d.cwd, path)
 	}
 	if text := d.lsp.DiagnosticsAfterWrite(ctx, path); text != "" {
-		r.Content = append(r.Content, provider.TextBlock(text))
+		// Its own paragraph: a reader that joins the blocks must not run
+		// the result and the diagnostics together.
+		r.Content = append(r.Content, provider.TextBlock("\n"+strings.TrimLeft(text, "\n")))
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/host"
 )
 
@@ -114,4 +115,21 @@ func (a *App) TrustProject() error {
 // project code.
 func (t Trust) untrustedNote() string {
 	return fmt.Sprintf("this folder is not trusted, so its %s stay off (project allow rules do not count); pass --trust to use them once, or trust the folder in the interactive UI", t.Summary())
+}
+
+// UntrustedServers are the project's MCP servers waiting for trust, each
+// as "name (command args)" or "name (URL)", for the trust question.
+func (a *App) UntrustedServers() []string {
+	if a.mcp == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range a.mcp.Untrusted() {
+		what := s.URL
+		if s.Command != "" {
+			what = strings.Join(append([]string{s.Command}, s.Args...), " ")
+		}
+		out = append(out, s.Name+" ("+tools.Clip(what, 120)+")")
+	}
+	return out
 }

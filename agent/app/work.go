@@ -391,22 +391,68 @@ func (w *work) next(ctx context.Context) (text, source string, ok bool) {
 }
 
 // resolveModel resolves a model spec for a subagent, as /model does.
+// A family alias (haiku, sonnet, opus) is the newest model of that family
+// the parent's provider serves. A model of the parent's provider (a bare
+// id or "provider/id") goes where the parent's requests go (its base URL
+// and key); another provider's uses that provider's own configuration,
+// and is refused when that would take a run behind --base-url to the
+// provider's public endpoint.
 func (a *App) resolveModel(ctx context.Context, spec string) (provider.Client, agent.Model, error) {
 	o := a.ProviderOptions()
-	o.Model = spec
-	if strings.Contains(spec, "/") {
-		o.Provider = ""
+	o.Provider, o.Model, o.BaseURL = "", spec, ""
+	parent := ""
+	if a.resolved != nil {
+		parent = a.resolved.Provider.Name
 	}
-	o.BaseURL = ""
-	if a.resolved != nil && (o.Provider == a.resolved.Provider.Name || o.Provider == "" && !strings.Contains(spec, "/")) {
-		o.Provider = a.resolved.Provider.Name
-		o.BaseURL = a.opts.BaseURL
+	prefix, rest, hasPrefix := strings.Cut(spec, "/")
+	switch {
+	case parent != "" && isFamily(spec):
+		id, ok := provider.FamilyModel(a.home, parent, spec)
+		if !ok {
+			return nil, agent.Model{}, fmt.Errorf("%s serves no %s model (zut --list-models --provider %s lists its models)", parent, strings.ToLower(spec), parent)
+		}
+		o.Provider, o.Model, o.BaseURL = parent, id, a.opts.BaseURL
+	case parent != "" && (!hasPrefix && servedBy(spec, parent) || prefix == parent):
+		o.Provider, o.BaseURL = parent, a.opts.BaseURL
+		if hasPrefix && prefix == parent {
+			o.Model = rest
+		}
 	}
 	res, err := provider.Resolve(ctx, o)
 	if err != nil {
 		return nil, agent.Model{}, err
 	}
+	if a.opts.BaseURL != "" && res.Provider.Name != parent && res.BaseURLSource == "the built-in default" {
+		return nil, agent.Model{}, fmt.Errorf("%s would send the subagent's requests to %s, the provider's public endpoint, while zut runs against --base-url %s; set %s's base URL (zut help env) or pick a model of %s",
+			spec, provider.RedactURL(res.BaseURL), provider.RedactURL(a.opts.BaseURL), res.Provider.Name, parent)
+	}
 	return res.Client, agentModel(res), nil
+}
+
+// servedBy reports whether a bare model id belongs to the parent's
+// provider: the catalog lists it there, or lists it nowhere (a model the
+// parent's server knows and zut does not).
+func servedBy(id, parent string) bool {
+	known := false
+	for _, m := range provider.BuiltinModels() {
+		if m.ID == id {
+			if m.Provider == parent {
+				return true
+			}
+			known = true
+		}
+	}
+	return !known
+}
+
+// isFamily reports whether spec is a model family alias of the agent
+// profiles other agents write: haiku, sonnet or opus.
+func isFamily(spec string) bool {
+	switch strings.ToLower(spec) {
+	case "haiku", "sonnet", "opus":
+		return true
+	}
+	return false
 }
 
 // toolsIn returns the file and shell tools working in dir, for a

@@ -221,7 +221,7 @@ func (t *Tracker) Next() (prompt string, ok bool) {
 		if _, err := t.Pause(reason, "budget"); err != nil {
 			t.c.Emit(agent.Notice{Level: "error", Message: "pause the goal: " + err.Error()})
 		}
-		t.c.Emit(agent.Notice{Level: "warn", Message: "goal paused: " + reason + "; /goal resume continues with a fresh budget"})
+		t.c.Emit(agent.Notice{Level: "warn", Message: "goal paused: " + reason + "; /goal resume continues with a fresh budget (from a script: zut -p -c '/goal resume')"})
 		return "", false
 	}
 	return ContinuePrompt(g.Objective, turns, b.MaxTurns), true

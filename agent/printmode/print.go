@@ -11,8 +11,10 @@ package printmode
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -32,13 +34,25 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	)
 	cwd, _ := os.Getwd()
 	dim := dimmer(e)
+	stats := newStatsRecorder(time.Now)
+	streamed := false // --stream wrote text, not yet ended by a newline
 	emit := func(ev agent.Event) {
+		stats.record(ev)
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev := ev.(type) {
+		case agent.TextDelta:
+			if o.Stream && ev.Delta != "" {
+				io.WriteString(e.Stdout, ev.Delta)
+				streamed = true
+			}
 		case agent.AssistantMessage:
 			if t := visibleText(ev.Content); t != "" {
 				last = t
+			}
+			if streamed {
+				io.WriteString(e.Stdout, "\n")
+				streamed, last = false, ""
 			}
 		case agent.ToolCall:
 			dim(e.Stderr, toolLine(ev, cwd))
@@ -53,6 +67,12 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	err := r.run(ctx, o, prompt, emit)
 	mu.Lock()
 	defer mu.Unlock()
+	if o.Stats != "" {
+		status, _ := r.outcome(err)
+		if werr := stats.write(o.Stats, status); werr != nil {
+			fmt.Fprintf(e.Stderr, "zut: %v\n", werr)
+		}
+	}
 	stopped := errors.Is(err, agent.ErrMaxSteps)
 	switch {
 	case errors.Is(err, errBlocked):
@@ -71,6 +91,9 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	if stopped {
 		return app.ErrStepLimit
 	}
+	if _, code := r.outcome(nil); code == app.StatusGoal {
+		return app.ErrGoalStopped
+	}
 	return nil
 }
 
@@ -80,6 +103,7 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 	var mu sync.Mutex
 	w := bufio.NewWriter(e.Stdout)
 	var werr error
+	stats := newStatsRecorder(time.Now)
 	write := func(line []byte) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -90,6 +114,7 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		}
 	}
 	emit := func(ev agent.Event) {
+		stats.record(ev)
 		if line, err := agent.MarshalEvent(ev); err == nil {
 			write(line)
 		}
@@ -100,6 +125,20 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		}
 	}}
 	err := r.run(ctx, o, prompt, emit)
+	status, code := r.outcome(err)
+	if o.Stats != "" {
+		if serr := stats.write(o.Stats, status); serr != nil {
+			fmt.Fprintf(e.Stderr, "zut: %v\n", serr)
+		}
+	}
+	// Every run ends with exactly one end event, last, with its outcome.
+	end := endEvent{Type: "end", Status: status, ExitCode: code, Usage: stats.total()}
+	if err != nil && code != app.StatusStepLimit && code != app.StatusGoal {
+		end.Error = err.Error()
+	}
+	if line, merr := json.Marshal(end); merr == nil {
+		write(line)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if werr != nil {
@@ -110,8 +149,48 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		return app.ErrSilent // the notice event says why
 	case errors.Is(err, agent.ErrMaxSteps):
 		return app.ErrStepLimit
+	case err == nil && code == app.StatusGoal:
+		return app.ErrGoalStopped
 	}
 	return err
+}
+
+// endEvent is the last line of every JSON run.
+type endEvent struct {
+	Type     string     `json:"type"`
+	Status   string     `json:"status"`
+	ExitCode int        `json:"exit_code"`
+	Error    string     `json:"error,omitempty"`
+	Usage    usageTotal `json:"usage"`
+}
+
+// outcome names how the run ended, with its exit status: done 0, error 1,
+// usage error 2, max_steps 3, goal_budget or goal_blocked 4, stopped (an
+// extension blocked the turn) 1, interrupted 130.
+func (r *run) outcome(err error) (string, int) {
+	var usage *app.UsageError
+	switch {
+	case errors.As(err, &usage):
+		return "error", 2
+	case errors.Is(err, agent.ErrMaxSteps) || errors.Is(err, app.ErrStepLimit):
+		return "max_steps", app.StatusStepLimit
+	case errors.Is(err, app.ErrAborted):
+		return "interrupted", app.StatusInterrupted
+	case errors.Is(err, errBlocked):
+		return "stopped", 1
+	case err != nil:
+		return "error", 1
+	}
+	r.mu.Lock()
+	g := r.goal
+	r.mu.Unlock()
+	switch {
+	case g.Status == "paused" && g.By == "budget":
+		return "goal_budget", app.StatusGoal
+	case g.Status == "blocked":
+		return "goal_blocked", app.StatusGoal
+	}
+	return "done", 0
 }
 
 // errBlocked is a prompt that ended without the user or an extension
@@ -130,7 +209,11 @@ type run struct {
 	queue  []string
 	exit   bool
 	cancel context.CancelFunc // of the running prompt
+	goal   goalState          // the session's goal when the run ended
 }
+
+// goalState is what outcome needs of the session's goal.
+type goalState struct{ Status, By string }
 
 func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(agent.Event)) error {
 	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit, OneShot: true})
@@ -138,8 +221,22 @@ func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(a
 		return err
 	}
 	defer a.Close()
+	defer func() {
+		if g, ok := a.Goal(); ok {
+			r.mu.Lock()
+			r.goal = goalState{Status: g.Status, By: g.By}
+			r.mu.Unlock()
+		}
+	}()
 	if a.Resolved().Note != "" {
 		fmt.Fprintf(r.env.Stderr, "zut: %s\n", a.Resolved().Note)
+	}
+	// An extension that failed to load is named, as the UI and RPC do:
+	// a notice on stderr, an event in JSON mode.
+	if h := a.Host(); h != nil {
+		for _, msg := range app.LoadErrors(h.Diagnostics()) {
+			emit(agent.Notice{Level: "error", Message: msg})
+		}
 	}
 	a.Start()
 	text, source := prompt, "cli"

@@ -19,18 +19,37 @@ const (
 // when there are no skills. The block stays under 8 KiB: descriptions are
 // cut at 300 characters, and skills that do not fit are counted in a last
 // line instead of listed.
-func (x *Index) Manifest() string {
+func (x *Index) Manifest() string { return x.manifest(true) }
+
+// ReadManifest is Manifest for a run without the skill tool whose model
+// can still read files: each skill is listed with the path of its
+// SKILL.md, to be read with the read tool.
+func (x *Index) ReadManifest() string { return x.manifest(false) }
+
+func (x *Index) manifest(tool bool) string {
 	if x == nil || len(x.skills) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("Skills hold instructions for particular tasks. When a task matches a skill's description, call the skill tool with the skill's name to load its instructions before you start.\n\n")
+	if tool {
+		b.WriteString("Skills hold instructions for particular tasks. When a task matches a skill's description, call the skill tool with the skill's name to load its instructions before you start.\n\n")
+	} else {
+		b.WriteString("Skills hold instructions for particular tasks. When a task matches a skill's description, read the skill's SKILL.md (its path is given) with the read tool before you start; paths it mentions are relative to its directory.\n\n")
+	}
 	b.WriteString("Available skills:\n")
 	for i, s := range x.skills {
-		line := "- " + s.Name + ": " + oneLine(s.Description, maxDescription) + "\n"
+		line := "- " + s.Name + ": " + oneLine(s.Description, maxDescription)
+		if !tool {
+			line += " (" + s.Path + ")"
+		}
+		line += "\n"
 		const tail = 80 // room for the "more skills" line
 		if b.Len()+len(line)+tail > maxManifest {
-			fmt.Fprintf(&b, "- (%d more skills not listed; the skill tool names them all when called with an unknown name)\n", len(x.skills)-i)
+			if tool {
+				fmt.Fprintf(&b, "- (%d more skills not listed; the skill tool names them all when called with an unknown name)\n", len(x.skills)-i)
+			} else {
+				fmt.Fprintf(&b, "- (%d more skills not listed)\n", len(x.skills)-i)
+			}
 			break
 		}
 		b.WriteString(line)

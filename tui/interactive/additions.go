@@ -452,12 +452,23 @@ func (u *ui) toolHeader(id, name string, args json.RawMessage) {
 	}
 	if !classicTools[name] {
 		if p := u.app.ToolPreview(name, args); p != "" {
-			if !strings.HasPrefix(p, name) {
+			if !namesTool(p, name) {
 				p = name + " " + p
 			}
 			u.setHeader(id, p)
 		}
 	}
+}
+
+// namesTool reports whether a tool's preview already names it: it starts
+// with the name, or, for an MCP tool mcp__server__tool, with "server
+// tool" (the label showed the server and tool twice).
+func namesTool(preview, name string) bool {
+	if strings.HasPrefix(preview, name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	return ok && strings.HasPrefix(preview, strings.ReplaceAll(rest, "__", " ")+" ")
 }
 
 // classicTools are the tools whose arguments the chat view summarises

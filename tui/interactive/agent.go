@@ -113,7 +113,10 @@ func (u *ui) onEvent(ev agent.Event) {
 			u.chat.AddNotice("info", "", "an extension switched the model to "+ev.Model)
 		}
 	case agent.CompactDone:
-		u.chat.AddNotice("success", "", "conversation compacted")
+		// /compact says so itself when it returns.
+		if ev.Automatic {
+			u.chat.AddNotice("success", "", fmt.Sprintf("conversation compacted: it continues from a %d-line summary", strings.Count(ev.Summary, "\n")+1))
+		}
 	case agent.Done:
 		u.chat.EndTurn("not run")
 	default:

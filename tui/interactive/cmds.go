@@ -12,6 +12,7 @@ import (
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/provider"
 	"github.com/zut-go/zut/tui"
 )
 
@@ -248,7 +249,15 @@ func (u *ui) setModel(spec string) {
 		u.chat.AddNotice("error", "", "/model "+spec+": "+err.Error())
 		return
 	}
-	u.chat.AddNotice("success", "", "model: "+res.Display)
+	// The choice is the model of the next start too, as /settings' model
+	// row would save it (the demo model stays a choice of one run).
+	saved := ""
+	if res.Provider.Name != provider.DemoProvider {
+		u.st.Model = res.Provider.Name + "/" + res.Model.ID
+		u.saveSettings()
+		saved = " (the default from now on; /settings changes it)"
+	}
+	u.chat.AddNotice("success", "", "model: "+res.Display+saved)
 	u.turn.ctxTokens = 0
 }
 

@@ -288,24 +288,60 @@ func TestUIForkAndTree(t *testing.T) {
 	h.send("\x1b[27u")
 }
 
-// TestUIResumePicker: zut -r without an id opens the session picker.
+// TestUIResumePicker: zut -r without an id opens the session picker
+// before any conversation is shown; the one chosen is printed once; Esc
+// starts a new conversation instead of staying in the latest unseen.
 func TestUIResumePicker(t *testing.T) {
 	var base string
-	{
-		h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "saved answer"}}})
+	for _, q := range []string{"older question", "latest question"} {
+		h := startUI(t, uiOptions{base: base, replies: []providertest.Reply{{Text: "answer to " + q}}})
 		h.idle()
-		h.submit("remember this", "saved answer")
+		h.submit(q, "answer to "+q)
 		h.stop()
 		base = h.home
 	}
-	h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
-	h.waitText("Resume a session")
-	h.waitText("remember this")
-	// zut -r starts on the latest session; choosing it keeps it.
-	h.send("\r")
+	tests := []struct {
+		name   string
+		keys   string
+		want   string // shown once
+		absent string
+	}{
+		{"latest", "\r", "answer to latest question", "answer to older question"},
+		{"older", "\x1b[B\r", "answer to older question", "answer to latest question"},
+		{"esc", "\x1b", "new conversation", "answer to"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startUI(t, uiOptions{args: []string{"-r"}, base: base})
+			h.waitText("Resume a session")
+			h.waitText("latest question")
+			if s := h.screen(true); strings.Contains(s, "answer to") {
+				t.Fatalf("a conversation is shown before one is chosen:\n%s", s)
+			}
+			h.send(tc.keys)
+			h.waitText(tc.want)
+			h.idle()
+			s := h.screen(true)
+			if strings.Count(s, tc.want) != 1 || strings.Contains(s, tc.absent) {
+				t.Errorf("want %q once and no %q:\n%s", tc.want, tc.absent, s)
+			}
+			h.stop()
+		})
+	}
+}
+
+// TestUIModelRemembered: the model chosen with /model is the model of
+// the next start (it was forgotten unless set in /settings).
+func TestUIModelRemembered(t *testing.T) {
+	h := startUI(t, uiOptions{})
 	h.idle()
-	if s := h.screen(true); !strings.Contains(s, "saved answer") {
-		t.Errorf("the resumed conversation is not shown:\n%s", s)
+	h.submit("/model anthropic/claude-haiku-4-5", "model: anthropic/claude-haiku-4-5 (the default from now on")
+	h.stop()
+	// config.json's model is what a start without --model uses
+	// (app.New; the harness always passes --model).
+	st, err := app.LoadSettings(h.zut)
+	if err != nil || st.Model != "anthropic/claude-haiku-4-5" {
+		t.Errorf("config.json's model = %q, %v; want anthropic/claude-haiku-4-5", st.Model, err)
 	}
 }
 
@@ -423,6 +459,19 @@ func TestUISessionCommands(t *testing.T) {
 	h.submit("hello", "first")
 	h.enter("/clear")
 	h.waitFor("the screen to clear", func(s string) bool { return !strings.Contains(s, "first") && strings.Contains(s, "ask anything") })
+}
+
+// TestUICompactShort: /compact of a short conversation summarises it
+// (it refused with "nothing to compact yet") and says so once.
+func TestUICompactShort(t *testing.T) {
+	h := startUI(t, uiOptions{replies: []providertest.Reply{{Text: "first"}, {Text: "Goal: greet.\nDone: said hello."}}})
+	h.idle()
+	h.submit("hello", "first")
+	h.submit("/compact", "compacted: the conversation continues from a 2-line summary")
+	h.idle()
+	if s := h.screen(true); strings.Count(s, "compacted") != 1 {
+		t.Errorf("the screen says compacted %d times, want once:\n%s", strings.Count(s, "compacted"), s)
+	}
 }
 
 // TestUIOverlaySize draws an extension's ui.overlay at the width and
@@ -596,6 +645,32 @@ func TestUITrustProjectNotNow(t *testing.T) {
 	h.idle()
 	h.enter("/greet")
 	h.waitText("unknown command /greet")
+}
+
+// TestUITrustMCP: the trust question lists a project's MCP servers with
+// their commands, and trusting says what starts (it said "extensions
+// reloaded: 0 loaded" for a folder without extensions).
+func TestUITrustMCP(t *testing.T) {
+	needPython(t, "the MCP server is a Python script")
+	server, err := filepath.Abs("../../testdata/mcp/notes_server.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	os.MkdirAll(filepath.Join(base, "proj"), 0o755)
+	data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"notes": map[string]any{"command": "python3", "args": []string{server}}}})
+	os.WriteFile(filepath.Join(base, "proj", ".mcp.json"), data, 0o644)
+	h := startUI(t, uiOptions{width: 120, height: 30, extensions: true, base: base})
+	h.waitText("Trust this folder?")
+	if s := h.screen(false); !strings.Contains(s, "MCP server notes (python3 "+server+"), from .mcp.json") {
+		t.Errorf("the question does not name the server and its command:\n%s", s)
+	}
+	h.send("\r")
+	h.waitText("1 MCP server starting")
+	h.idle()
+	if s := h.screen(true); strings.Contains(s, "extensions reloaded") {
+		t.Errorf("trusting a folder without extensions reports a reload:\n%s", s)
+	}
 }
 
 // headerRenderer is a raw Python extension that renders the header of

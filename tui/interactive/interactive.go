@@ -138,10 +138,15 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	}
 	u.refreshKeys()
 	u.showHeader()
-	u.replay()
-	u.restoreUsage()
+	// zut -r without an id opens the picker before anything is shown: the
+	// conversation chosen is the one printed (the latest was printed first).
+	pick := o.ResumeSet && o.Resume == ""
+	if !pick {
+		u.replay()
+		u.restoreUsage()
+	}
 	u.askTrust()
-	if o.ResumeSet && o.Resume == "" {
+	if pick {
 		u.openSessions(true)
 	}
 	if p := strings.TrimSpace(strings.Join(o.Prompt, " ")); p != "" {

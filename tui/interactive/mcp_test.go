@@ -44,6 +44,10 @@ func TestUIMCP(t *testing.T) {
 	h.send("y")
 	h.waitText("Added it.")
 	h.waitText("added: water the plants (2 notes)")
+	// The call's label names the server and the tool once.
+	if s := h.screen(true); !strings.Contains(s, `✓ notes add {"text":"water the plants"}`) || strings.Contains(s, "mcp__notes__add notes add") {
+		t.Errorf("the call's label is not \"notes add …\" once:\n%s", s)
+	}
 
 	h.enter("/mcp__notes__brief topic=plants")
 	h.waitText("Brief written.")

@@ -244,12 +244,31 @@ func (u *ui) openSessions(startup bool) {
 		title = "Resume a session"
 	}
 	l := &tui.List{Title: title, Items: items, Filter: true}
-	u.openOverlay(&listOverlay{List: l, choose: func(u *ui, it tui.ListItem) {
-		if it.Value == u.app.Session().ID() {
-			return
+	lo := &listOverlay{List: l, choose: func(u *ui, it tui.ListItem) {
+		switch {
+		case it.Value != u.app.Session().ID():
+			u.resumeSession(it.Value)
+		case startup:
+			// zut -r opened the latest session without showing it.
+			u.chat.AddNotice("success", "", "resumed: "+sessionLabel(u.app.Session()))
+			u.replay()
+			u.restoreUsage()
 		}
-		u.resumeSession(it.Value)
-	}})
+	}}
+	if startup {
+		// Esc at the start picks no saved session: a new conversation,
+		// not the latest one unseen.
+		lo.onCancel = func(u *ui) { u.newConversation() }
+	}
+	u.openOverlay(lo)
+}
+
+// sessionLabel is a session's title, else its id.
+func sessionLabel(s *session.Session) string {
+	if t := s.Title(); t != "" {
+		return t
+	}
+	return s.ID()
 }
 
 // resumeSession opens a saved session and shows its conversation, unless
@@ -265,11 +284,7 @@ func (u *ui) resumeNow(id string) {
 	}
 	u.chat.Clear()
 	u.turn = turnStats{}
-	title := u.app.Session().Title()
-	if title == "" {
-		title = u.app.Session().ID()
-	}
-	u.chat.AddNotice("success", "", "resumed: "+title)
+	u.chat.AddNotice("success", "", "resumed: "+sessionLabel(u.app.Session()))
 	u.replay()
 	u.restoreUsage()
 }

@@ -88,6 +88,14 @@ func (t *findTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	}
 	b.WriteString(":\n\n")
 	width := len(strconv.Itoa(min(len(p.lines), shown[len(shown)-1].last+2)))
+	// A line is marked as a match when any match shown covers it, also
+	// when it was printed as the context of the match before.
+	matched := map[int]bool{}
+	for _, m := range shown {
+		for i := m.first; i <= m.last; i++ {
+			matched[i] = true
+		}
+	}
 	printed := -1 // the last line printed, 0-based
 	for _, m := range shown {
 		lo, hi := max(m.first-1, 0), min(m.last+1, len(p.lines)-1)
@@ -96,7 +104,7 @@ func (t *findTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		}
 		for i := max(lo, printed+1); i <= hi; i++ {
 			mark := "-"
-			if i >= m.first && i <= m.last {
+			if matched[i] {
 				mark = ":"
 			}
 			b.WriteString(strings.TrimRight(fmt.Sprintf("%*d%s %s", width, i+1, mark, tools.Clip(p.lines[i], findLineRunes)), " "))

@@ -156,6 +156,9 @@ func TestFindGolden(t *testing.T) {
 		{"find_across_lines", map[string]any{"ref_id": ref, "pattern": "how many   seconds to wait"}, false},
 		{"find_none", map[string]any{"ref_id": ref, "pattern": "graphql"}, false},
 		{"find_long_file", map[string]any{"ref_id": "http://docs.test/long.txt", "pattern": "needle"}, false},
+		// A match on the line after another match is marked as a match,
+		// not as the first one's context.
+		{"find_adjacent", map[string]any{"ref_id": "http://docs.test/adjacent.txt", "pattern": "needle"}, false},
 		{"find_empty", map[string]any{"ref_id": ref, "pattern": "  "}, true},
 		{"find_no_ref", map[string]any{"pattern": "x"}, true},
 		{"find_bare_ref", map[string]any{"ref_id": "r1", "pattern": "x"}, true},
