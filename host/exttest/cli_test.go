@@ -54,7 +54,7 @@ func TestRunHelp(t *testing.T) {
 // check, flags after the directory, --only and --args.
 func TestRunJSON(t *testing.T) {
 	needPython(t)
-	dir := filepath.Join("testdata", "broken", "calls.command")
+	dir := filepath.Join("testdata", "corpus", "calls.command")
 	var out, errOut bytes.Buffer
 	err := Run(context.Background(), []string{dir, "--json", "--only", "calls", "--args", "ping=twice", "--args", "/ping=again"}, &out, &errOut)
 	var fe *FailedError
@@ -109,7 +109,7 @@ func TestRunJSON(t *testing.T) {
 func TestRunText(t *testing.T) {
 	needPython(t)
 	var out, errOut bytes.Buffer
-	err := Run(context.Background(), []string{filepath.Join("testdata", "broken", "ok"), "--only", "handshake"}, &out, &errOut)
+	err := Run(context.Background(), []string{filepath.Join("testdata", "corpus", "ok"), "--only", "handshake"}, &out, &errOut)
 	if err != nil {
 		t.Fatalf("Run(ok) = %v, want nil\n%s", err, out.String())
 	}

@@ -283,7 +283,7 @@ func (r *run) checkLate(commands []*reg[proto.RegisterCommand], tools []*reg[pro
 	for _, s := range subs {
 		if s.late {
 			lateSub = true
-			r.rs.add("registration.late", "subscribe", Warn, "subscribe after ready; send it once before ready (spec: subscribe). zut still takes it", s.rec)
+			r.rs.add("registration.late", "subscribe", Fail, "subscribe after ready; the spec says to send it once after hello and before ready, and zut builds its event routes when the window closes: send it before ready", s.rec)
 		}
 	}
 	switch {

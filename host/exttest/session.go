@@ -70,6 +70,7 @@ type session struct {
 
 	readerDone chan struct{}
 	restless   bool           // a settle timed out: the extension is never idle
+	idle       bool           // the last settle saw the extension idle
 	answers    sync.WaitGroup // goroutines writing answers to host requests
 	pending    atomic.Int32   // of those, still running
 	ids        atomic.Int64
@@ -434,6 +435,7 @@ func (s *session) settle(ctx context.Context) bool {
 	deadline := time.Now().Add(limit)
 	probe := newIdleProbe(s.p.pid)
 	calm := 0
+	s.idle = false
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		if s.p.exited() {
 			s.drain()
@@ -446,10 +448,12 @@ func (s *session) settle(ctx context.Context) bool {
 		if !known {
 			time.Sleep(50 * time.Millisecond)
 			s.answers.Wait()
+			s.idle = true
 			return s.gone() == ""
 		}
 		if quiet && idle && unread(s.p.stdout) == 0 && s.src.waiting.Load() && s.pending.Load() == 0 {
 			if calm++; calm == 2 {
+				s.idle = true
 				return s.gone() == ""
 			}
 		} else {
