@@ -14,7 +14,7 @@ import (
 )
 
 // Synopsis is the usage line of "zut ext test".
-const Synopsis = "zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]... [--tool-args TOOL=JSON]... [--quick] [--hello-timeout D] [--tool-timeout D] [--parallel] [--no-build]"
+const Synopsis = "zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]... [--tool-args TOOL=JSON]... [--quick] [--hello-timeout D] [--tool-timeout D] [--parallel] [--no-build] [--no-tools LIST]"
 
 // UsageError reports command-line arguments Run cannot use; the caller
 // exits with status 2.
@@ -97,6 +97,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	toolTimeout := fs.Duration("tool-timeout", 0, "the deadline of one tool call (default 60s, as in zut; 10s with --quick)")
 	parallel := fs.Bool("parallel", false, "run the three copies of the extension at once instead of one after another")
 	noBuild := fs.Bool("no-build", false, "run a Go extension's exec as it is instead of building its source first")
+	var noTools []string
+	fs.Func("no-tools", "built-in tools the zut run under test switches off (comma-separated, as zut's --no-tools): an extension tool of such a name is then not shadowed", func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				noTools = append(noTools, n)
+			}
+		}
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s\n\nRuns the extension in <dir> through every phase of the protocol as a careful\nhost would and reports each check. Exits 1 when a check fails.\n\n", Synopsis)
 		fs.PrintDefaults()
@@ -124,7 +133,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return &UsageError{Msg: fmt.Sprintf("ext test: --%s %v: a deadline must be positive", d.name, d.v)}
 		}
 	}
-	opts := Options{Only: *only, Args: cmdArgs, ToolArgs: toolArgs, Quick: *quick, Parallel: *parallel, NoBuild: *noBuild,
+	opts := Options{Only: *only, Args: cmdArgs, ToolArgs: toolArgs, Quick: *quick, Parallel: *parallel, NoBuild: *noBuild, NoTools: noTools,
 		Timeouts: Timeouts{Hello: *helloTimeout, Tool: *toolTimeout}}
 	rep, err := Test(ctx, operands[0], opts)
 	if err != nil {

@@ -30,6 +30,7 @@ type corpusCase struct {
 	dir      string
 	timeouts Timeouts // shortened only where the extension never answers
 	toolArgs map[string][]json.RawMessage
+	noTools  []string // built-ins the run under test switches off
 	fail     []string
 	warn     []string // asserted exactly when fail is empty
 }
@@ -47,6 +48,7 @@ var corpusCases = []corpusCase{
 	{dir: "legal.interactive"},
 	{dir: "legal.slow_tool"},
 	{dir: "legal.tool_branch_default"},
+	{dir: "legal.no_tools_bash", noTools: []string{"bash"}},
 	{dir: "legal.auto_ready", warn: []string{"registration.ready"}},
 	{dir: "legal.unknown_position", warn: []string{"robustness.frames"}},
 	{dir: "handshake.capabilities", warn: []string{"handshake.capabilities"}},
@@ -152,7 +154,7 @@ func testAll(t *testing.T, cases []corpusCase) map[string]*Report {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep, err := Test(ctx, filepath.Join("testdata", "corpus", tc.dir), Options{Timeouts: generous(tc.timeouts), ToolArgs: tc.toolArgs})
+			rep, err := Test(ctx, filepath.Join("testdata", "corpus", tc.dir), Options{Timeouts: generous(tc.timeouts), ToolArgs: tc.toolArgs, NoTools: tc.noTools})
 			if err != nil {
 				t.Errorf("Test(%s) error: %v", tc.dir, err)
 				return

@@ -26,12 +26,16 @@ func (r *run) handshake(ctx context.Context, report bool) bool {
 		}
 	}
 	// The deadline runs from the extension's own start, not from when the
-	// tester began: building, staging and the other copies do not count.
-	first, err := r.s.await(ctx, 0, max(0, r.t.Hello-time.Since(r.s.p.startAt)), func(*record) bool { return true })
+	// tester began (building, staging and the other copies do not count),
+	// and counts the extension's own time, not its waiting for a CPU.
+	dl := r.s.p.deadline(r.s.p.startAt, r.t.Hello)
+	first, err := r.s.awaitUntil(ctx, 0, dl, func(*record) bool { return true })
 	var g *goneError
 	switch {
 	case errors.Is(err, errTimeout):
-		add("handshake.hello_deadline", Fail, fmt.Sprintf("wrote nothing on stdout within %v of its start; zut gives up loading it (C1; --hello-timeout sets the deadline)", r.t.Hello))
+		wall := time.Since(r.s.p.startAt)
+		add("handshake.hello_deadline", Fail, fmt.Sprintf("wrote nothing on stdout within %v of its start (%s since it started, %s of it waiting for a CPU); zut gives up loading it (C1; --hello-timeout sets the deadline)",
+			r.t.Hello, round(wall), round(wall-dl.own())))
 		return false
 	case errors.As(err, &g):
 		add("handshake.hello_first", Fail, r.goneMsg("before writing a hello frame"))
@@ -49,11 +53,13 @@ func (r *run) handshake(ctx context.Context, report bool) bool {
 		return false
 	}
 	add("handshake.hello_first", Pass, "the first line is hello")
+	msg := fmt.Sprintf("hello %s after the start", round(first.at))
 	if first.at > r.t.Hello {
-		add("handshake.hello_deadline", Fail, fmt.Sprintf("hello came %s after the start, later than %v (C1; --hello-timeout sets the deadline)", round(first.at), r.t.Hello), first)
-		return false
+		// awaitUntil took it within the extension's own time: the rest
+		// was spent waiting for a CPU.
+		msg += fmt.Sprintf(", later than %v in wall time but within it in its own time: the machine kept it waiting for a CPU", r.t.Hello)
 	}
-	add("handshake.hello_deadline", Pass, fmt.Sprintf("hello %s after the start", round(first.at)))
+	add("handshake.hello_deadline", Pass, msg)
 	if h.ProtocolVersion != proto.ProtocolVersion {
 		add("handshake.protocol_version", Fail, fmt.Sprintf("protocol_version is %d, zut speaks %d and refuses the load (C3)", h.ProtocolVersion, proto.ProtocolVersion), first)
 		return false

@@ -52,14 +52,43 @@ type Options struct {
 	// Env is the extension's environment; nil is os.Environ().
 	Env []string
 	// BuiltinTools and BuiltinCommands are the host's own names; an
-	// extension registration of one of them is reported as shadowed. The
-	// reserved tool names of C9 are checked whether listed or not.
+	// extension registration of one of them is reported as shadowed. A nil
+	// BuiltinTools is DefaultBuiltinTools, the tools of a plain zut run;
+	// NoTools takes names out of it, as zut's --no-tools does. The reserved
+	// tool names of C9 are checked whether listed or not.
 	BuiltinTools    []string
+	NoTools         []string
 	BuiltinCommands []string
 	// MaxStderr is the stderr volume above which robustness.stderr warns;
 	// 0 is 64 KiB.
 	MaxStderr int
 	Timeouts  Timeouts
+}
+
+// DefaultBuiltinTools are the built-in tools a plain zut run offers (zut's
+// --no-tools names); while active, each shadows an extension tool of its
+// name. host/exttest's TestDefaultBuiltinTools keeps the list in step with
+// the app's.
+var DefaultBuiltinTools = []string{
+	"read", "write", "edit", "bash", "grep", "skill",
+	"python", "ast", "worktree", "lsp",
+	"web_search", "web_open", "web_find", "web_click",
+	"plan", "update_goal", "schedule", "subagent_spawn", "subagent_status", "subagent_stop", "subagent_resume",
+}
+
+// builtinTools are the active built-in tools of the run under test.
+func (o Options) builtinTools() []string {
+	list := o.BuiltinTools
+	if list == nil {
+		list = DefaultBuiltinTools
+	}
+	var out []string
+	for _, n := range list {
+		if !slices.Contains(o.NoTools, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Timeouts are the deadlines the tester holds the extension to. A zero

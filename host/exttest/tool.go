@@ -25,7 +25,7 @@ type toolCall struct {
 // it. A tool that lets a call pass its deadline is not called again, so
 // that it costs the run one deadline.
 func (r *run) callTools(ctx context.Context) {
-	tools := r.w.usableTools(r.opts.BuiltinTools)
+	tools := r.w.usableTools(r.opts.builtinTools())
 	if len(tools) == 0 {
 		r.rs.add("calls.tool", "", Skip, "no tools registered")
 		r.rs.add("calls.tool_invalid", "", Skip, "no tools registered")
@@ -264,7 +264,7 @@ func (r *run) toolCancel(ctx context.Context) {
 		r.rs.add(id, "", Skip, "tool_cancel is not in hello.capabilities, so zut never sends it (C6)")
 		return
 	}
-	tools := r.w.usableTools(r.opts.BuiltinTools)
+	tools := r.w.usableTools(r.opts.builtinTools())
 	var t *proto.RegisterTool
 	for i := range tools {
 		if tools[i].Deferred && !r.activated(tools[i].Name) || r.unanswered[tools[i].Name] {

@@ -96,7 +96,7 @@ def register():
         schema["anyOf"] = [{"required": ["text"]}]
         del schema["required"]
     if MODE != "legal.commands_only":
-        emit({"type": "register_tool", "name": "bash" if MODE == "registration.tools" else "echo",
+        emit({"type": "register_tool", "name": "bash" if MODE in ("registration.tools", "legal.no_tools_bash") else "echo",
               "description": "echo the text back", "schema": schema})
     events = ["session_opened", "session_switched", "turn_start", "turn_end"]
     intercept = ["tool_call"]
