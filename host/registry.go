@@ -232,7 +232,7 @@ func (h *Host) rebuild() (toolsChanged, commandsChanged bool) {
 			case Reserved(name):
 				e.shadowTool(t, "a reserved tool name (C9)")
 			case builtinTool[name]:
-				e.shadowTool(t, "the active built-in tool (C8)")
+				e.shadowTool(t, "the active built-in tool of that name")
 			case ix.tools[name] != nil:
 				e.shadowTool(t, "extension "+quote(ix.tools[name].e.name))
 			default:

@@ -51,7 +51,7 @@ func TestScaffoldsPassExtTest(t *testing.T) {
 				goIn(t, dir, "mod", "edit", "-require", "github.com/zut-go/zut@v0.0.0", "-replace", "github.com/zut-go/zut="+modRoot)
 				goIn(t, dir, "mod", "tidy")
 			}
-			out, errOut, status := c.run(nil, "test", dir, "--quick")
+			out, errOut, status := c.run(nil, "test", dir)
 			if status != 0 || !strings.Contains(out, "\nPASS "+name+":") {
 				t.Errorf("zut ext test on a fresh %s scaffold: status %d\nstdout:\n%s\nstderr:\n%s", tc.lang, status, out, errOut)
 			}
