@@ -48,7 +48,7 @@ func Build(ctx context.Context, srcDir, execPath, outDir string) error {
 		hint := ""
 		if strings.Contains(msg, "go.mod file not found") || strings.Contains(msg, "cannot find main module") {
 			hint = "\nthe directory needs a go.mod: go mod init example.com/" + filepath.Base(srcDir) +
-				", then point the SDK at a checkout of zut with go mod edit -replace github.com/zut-go/zut=/path/to/zut and go mod tidy (see the extension's README.md)"
+				", then point the SDK at a checkout of zut with go mod edit -require github.com/zut-go/zut@v0.0.0 -replace github.com/zut-go/zut=/path/to/zut and go mod tidy (see the extension's README.md)"
 		}
 		return fmt.Errorf("go build in %s: %v\n%s%s", srcDir, err, msg, hint)
 	}

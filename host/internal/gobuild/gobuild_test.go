@@ -42,7 +42,7 @@ func TestBuild(t *testing.T) {
 	}
 	write("main.go", "package main\n\nfunc main() {}\n")
 	err := Build(context.Background(), src, "./tiny", t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "go mod edit -replace github.com/zut-go/zut=/path/to/zut") {
+	if err == nil || !strings.Contains(err.Error(), "go mod edit -require github.com/zut-go/zut@v0.0.0 -replace github.com/zut-go/zut=/path/to/zut") {
 		t.Errorf("Build without go.mod = %v, want the replace route in the error", err)
 	}
 	write("go.mod", "module example.com/tiny\n\ngo 1.21\n")
