@@ -88,11 +88,13 @@ func (e *Extension) SetStatusItem(key, level, text string, priority int) error {
 	return e.sendAdded("SetStatusItem", CapUI2, proto.Status{Key: key, Level: level, Text: text, Priority: priority})
 }
 
-// WidgetPositionBelowInput places a widget below the editor (ui2).
+// WidgetPositionBelowInput places a widget below the editor; SetWidget
+// takes it without ui2.
 const WidgetPositionBelowInput WidgetPosition = proto.WidgetBelowInput
 
 // WidgetPositionRightBar places a widget in a side rail at the right of
-// the editor (ui2); a narrow terminal shows it above the editor.
+// the editor; a narrow terminal shows it above the editor. SetWidget takes
+// it without ui2.
 const WidgetPositionRightBar WidgetPosition = proto.WidgetRightBar
 
 // Widget is a widget with the styling of ui2.

@@ -164,15 +164,19 @@ func normStyle(s string) string {
 	return proto.PrintPlain
 }
 
-// widget returns the widget as the UI gets it: the additive members and
-// placements only for an extension with ui2 (C18).
+// widget returns the widget as the UI gets it. Every v2 extension may
+// place it above_input, below_input or right_bar (extensions written for
+// the original host use right_bar without any capability); an empty or
+// unknown position resolves to above_input, as the spec says (C18). The
+// additive members (priority, markdown, border_color, no_border) reach the
+// UI only from an extension with ui2.
 func (e *extension) widget(f *proto.Widget) proto.Widget {
 	w := *f
-	if !e.has(proto.CapUI2) {
-		return proto.Widget{ID: w.ID, Position: proto.WidgetAboveInput, Title: w.Title, Lines: w.Lines}
-	}
 	if w.Position != proto.WidgetBelowInput && w.Position != proto.WidgetRightBar {
 		w.Position = proto.WidgetAboveInput
+	}
+	if !e.has(proto.CapUI2) {
+		return proto.Widget{ID: w.ID, Position: w.Position, Title: w.Title, Lines: w.Lines}
 	}
 	return w
 }

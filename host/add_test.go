@@ -139,13 +139,19 @@ func TestAdditiveFrameWithoutCapability(t *testing.T) {
 		`{"type":"register_shortcut","key":"ctrl+p"}`,
 		`{"type":"header","text":"h"}`,
 		`{"type":"status","key":"k","text":"t","priority":3}`,
-		`{"type":"widget","id":"w","position":"below_input","lines":["l"],"priority":2,"border_color":"red"}`,
+		`{"type":"widget","id":"w","position":"floating","lines":["l"],"priority":2,"border_color":"red"}`,
+		`{"type":"widget","id":"r","position":"right_bar","lines":["l"],"priority":2,"border_color":"red"}`,
+		`{"type":"widget","id":"b","position":"below_input","lines":["l"],"markdown":true}`,
 		`{"type":"register_command","name":"deploy","complete":true}`,
 	} {
 		display(t, h, "raw", line)
 	}
 	display(t, h, "ping", "")
+	// A plain v2 extension keeps its placement (an unknown one falls back
+	// to above_input, C18) but not the members of ui2.
 	f.rec.wait(t, "widget old w above_input [l] prio=0 border=")
+	f.rec.wait(t, "widget old r right_bar [l] prio=0 border=")
+	f.rec.wait(t, "widget old b below_input [l] prio=0 border=")
 	for _, bad := range []string{"print ", "header ", "status_priority", "ui_changed", "stray", "got "} {
 		if f.rec.count(bad) > 0 {
 			t.Errorf("a frame without its capability had an effect (%q):\n%s", bad, f.rec.dump())
@@ -397,7 +403,7 @@ func TestUI2Frames(t *testing.T) {
 		"status_priority u plan 10",
 		"status u plan warn PLAN",
 		"widget u clock below_input [12:00] prio=-1 border=#fff",
-		"widget u w2 right_bar [x] prio=0", // a placement of ui2, the UI decides
+		"widget u w2 right_bar [x] prio=0", // the UI decides where the rail goes
 	} {
 		f.rec.wait(t, want)
 	}

@@ -37,9 +37,11 @@ type Config struct {
 	Model      string
 	Session    *proto.Session // the active session, or nil
 
-	// Builtins are the names of the active built-in tools; an extension
-	// tool of the same name is shadowed. The reserved names of C9 are
-	// shadowed whether listed or not.
+	// Builtins are the names of the built-in tools active in this run (not
+	// switched off with --no-tools or disabled_tools); an extension tool of
+	// the same name is shadowed, and one named after an inactive built-in
+	// is not. The reserved names (Reserved, C9) are shadowed whether listed
+	// or not.
 	Builtins []string
 	// BuiltinCommands are the built-in slash command names (without the
 	// slash); extension commands of the same name, in any case, are

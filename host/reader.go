@@ -178,7 +178,8 @@ func (e *extension) handle(f proto.Frame) {
 			e.warn("ignored a widget frame without id")
 			return
 		}
-		// C18: above_input is v2's only placement; ui2 adds below_input.
+		// C18: above_input, below_input and right_bar for every extension;
+		// the members of ui2 only with it (extension.widget).
 		if cb.Widget != nil {
 			cb.Widget(e.name, e.widget(f))
 		}

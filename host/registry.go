@@ -15,16 +15,19 @@ const (
 	StateShadowed = "shadowed"
 )
 
-// reservedTools are the tool names of C9 that no extension may claim, on
-// top of every web_* name and Config.Builtins.
+// reservedTools are the tool names the spec reserves even when zut does
+// not offer the tool (spec: register_tool; C9): the native public-web
+// names (every web_* name), grep, ast, python, schedule, update_goal and
+// plan. The other built-in tools (read, bash, ...) shadow an extension's
+// tool only while they are active, that is listed in Config.Builtins.
 var reservedTools = []string{
-	"read", "write", "edit", "bash", "python", "worktree", "grep", "ast", "lsp",
-	"web_search", "web_open", "web_find", "web_click", "schedule", "update_goal",
-	"plan", "skill",
+	"web_search", "web_open", "web_find", "web_click",
+	"grep", "ast", "python", "schedule", "update_goal", "plan",
 }
 
-// Reserved reports whether name is a reserved tool name (C9): a built-in
-// of the spec or any web_* name.
+// Reserved reports whether name is a reserved tool name (C9): one of the
+// spec's list or any web_* name. Whether an active built-in shadows a
+// name is Config.Builtins' business.
 func Reserved(name string) bool {
 	return strings.HasPrefix(name, "web_") || slices.Contains(reservedTools, name)
 }
@@ -226,8 +229,10 @@ func (h *Host) rebuild() (toolsChanged, commandsChanged bool) {
 		for _, t := range e.tools {
 			name := t.def.Name
 			switch {
-			case builtinTool[name] || Reserved(name):
-				e.shadowTool(t, "a built-in or reserved tool (C9)")
+			case Reserved(name):
+				e.shadowTool(t, "a reserved tool name (C9)")
+			case builtinTool[name]:
+				e.shadowTool(t, "the active built-in tool of that name")
 			case ix.tools[name] != nil:
 				e.shadowTool(t, "extension "+quote(ix.tools[name].e.name))
 			default:

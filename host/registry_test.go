@@ -8,16 +8,17 @@ import (
 )
 
 // TestConflicts: first registration in load order wins (C8, C10),
-// commands collide in any case, reserved and built-in tool names are
-// shadowed (C9), and every loser is in the log and in doctor.
+// commands collide in any case, reserved names (C9) and active built-in
+// tools shadow, an inactive built-in does not, and every loser is in the
+// log and in doctor.
 func TestConflicts(t *testing.T) {
 	checkNoLeaks(t)
 	f := newFixture(t)
-	dev := goExt(t, t.TempDir(), "first", "-commands", "Deploy,clear", "-tools", "shared,bash,web_anything,mine")
+	dev := goExt(t, t.TempDir(), "first", "-commands", "Deploy,clear", "-tools", "shared,bash,web_anything,mine,edit")
 	goExt(t, f.project(), "second", "-commands", "deploy,DEPLOY2", "-tools", "shared,grep,other")
 	goExt(t, f.global(), "third", "-commands", "deploy2", "-tools", "mine,my_builtin")
 	cfg := f.config(dev)
-	cfg.Builtins = []string{"my_builtin"}
+	cfg.Builtins = []string{"my_builtin", "bash"} // edit is switched off
 	cfg.BuiltinCommands = []string{"/Clear"}
 	h := f.start(t, cfg)
 
@@ -37,6 +38,7 @@ func TestConflicts(t *testing.T) {
 		"first tool bash shadowed",
 		"first tool web_anything shadowed",
 		"first tool mine active",
+		"first tool edit active",
 		"second command deploy shadowed",
 		"second command DEPLOY2 active",
 		"second tool shared shadowed",
@@ -51,7 +53,9 @@ func TestConflicts(t *testing.T) {
 	}
 	for _, tc := range []struct{ ext, line string }{
 		{"second", `command "deploy" is shadowed by extension "first"`},
-		{"first", `tool "bash" is shadowed by a built-in or reserved tool`},
+		{"first", `tool "bash" is shadowed by the active built-in tool`},
+		{"first", `tool "web_anything" is shadowed by a reserved tool name (C9)`},
+		{"second", `tool "grep" is shadowed by a reserved tool name (C9)`},
 		{"third", `tool "mine" is shadowed by extension "first"`},
 	} {
 		if !strings.Contains(readLog(t, LogPath(f.home, tc.ext)), tc.line) {
@@ -73,7 +77,7 @@ func TestConflicts(t *testing.T) {
 	for _, tl := range h.Tools() {
 		names = append(names, tl.Extension+"/"+tl.Name)
 	}
-	if got := strings.Join(names, " "); got != "first/mine second/other first/shared" {
+	if got := strings.Join(names, " "); got != "first/edit first/mine second/other first/shared" {
 		t.Errorf("Tools() = %s", got)
 	}
 }
@@ -83,8 +87,11 @@ func TestReserved(t *testing.T) {
 		name string
 		want bool
 	}{
-		{"bash", true}, {"web_search", true}, {"web_whatever", true}, {"update_goal", true},
-		{"skill", true}, {"weather", false}, {"Bash", false}, {"webby", false},
+		{"web_search", true}, {"web_open", true}, {"web_find", true}, {"web_click", true}, {"web_whatever", true},
+		{"grep", true}, {"ast", true}, {"python", true}, {"schedule", true}, {"update_goal", true}, {"plan", true},
+		// Built-ins outside the spec's list shadow only while active.
+		{"bash", false}, {"read", false}, {"skill", false}, {"lsp", false}, {"worktree", false},
+		{"weather", false}, {"Bash", false}, {"webby", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

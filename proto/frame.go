@@ -124,9 +124,10 @@ type Panel struct {
 }
 
 // Widget sets or replaces one persistent widget of the sending extension.
-// Priority, Markdown, BorderColor and NoBorder, and the position
-// WidgetBelowInput, are additions of capability ui2 (C18); the host clears
-// them for other extensions. Lower priorities are drawn first.
+// Priority, Markdown, BorderColor and NoBorder are additions of capability
+// ui2 (C18); the host clears them for other extensions. The positions
+// WidgetBelowInput and WidgetRightBar are open to every extension; an
+// unknown one is above_input. Lower priorities are drawn first.
 type Widget struct {
 	ID          string   `json:"id"`
 	Position    string   `json:"position,omitempty"`

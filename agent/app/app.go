@@ -363,7 +363,7 @@ func (a *App) hostConfig() host.Config {
 		ExtDirs:         a.opts.Exts,
 		ZutVersion:      Version,
 		Session:         protoSession(&id),
-		Builtins:        tools.Reserved[:],
+		Builtins:        a.activeBuiltins(),
 		BuiltinCommands: builtinNames(),
 		Callbacks:       a.ui.callbacks(),
 		Env:             a.childEnv(),

@@ -94,6 +94,20 @@ func (a *App) disabledTools() []string {
 	return off
 }
 
+// activeBuiltins are the built-in tools not switched off for this run:
+// the names that shadow an extension's tool in the host (the protocol's
+// reserved names shadow whether active or not, host.Reserved).
+func (a *App) activeBuiltins() []string {
+	off := a.disabledTools()
+	var on []string
+	for _, n := range ToolNames {
+		if !slices.Contains(off, n) {
+			on = append(on, n)
+		}
+	}
+	return on
+}
+
 // checkToolNames fails on a --tools or --no-tools name that is no
 // built-in tool.
 func checkToolNames(flag string, names []string) error {

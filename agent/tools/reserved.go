@@ -2,37 +2,28 @@ package tools
 
 import "strings"
 
-// Reserved lists the tool names that belong to built-in tools (C9),
-// those of the tools beyond the built-in six (the web tools, plan,
-// update_goal, schedule and the subagent tools) among them. An
-// extension cannot register a tool under one of these names even when zut
-// does not offer that tool; IsReserved also reserves every name beginning
-// with "web_".
+// Reserved lists the tool names the extension protocol reserves (spec:
+// register_tool; C9): the native public-web names, grep, ast, python,
+// schedule, update_goal and plan. An extension cannot register a tool
+// under one of these names even when zut does not offer that tool;
+// IsReserved also reserves every name beginning with "web_". The other
+// built-in tools (read, bash, the subagent tools, ...) are not reserved:
+// they shadow an extension's tool of the same name only while they are
+// offered, so `--no-tools bash` lets an extension's bash through.
 var Reserved = [...]string{
-	"read",
-	"write",
-	"edit",
-	"bash",
-	"python",
-	"worktree",
-	"grep",
-	"ast",
-	"lsp",
 	"web_search",
 	"web_open",
 	"web_find",
 	"web_click",
+	"grep",
+	"ast",
+	"python",
 	"schedule",
 	"update_goal",
 	"plan",
-	"skill",
-	"subagent_spawn",
-	"subagent_status",
-	"subagent_stop",
-	"subagent_resume",
 }
 
-// IsReserved reports whether name is reserved for a built-in tool.
+// IsReserved reports whether name is reserved by the protocol.
 func IsReserved(name string) bool {
 	if strings.HasPrefix(name, "web_") {
 		return true

@@ -207,7 +207,7 @@ export class Extension {
   alert(reason?: string, kind?: 'bell'): void;
   setStatus(key: string, text: string, level?: string, priority?: number): void;
   clearStatus(key: string): void;
-  setWidget(id: string, lines: string[], opts?: { title?: string; position?: 'above_input' | 'below_input';
+  setWidget(id: string, lines: string[], opts?: { title?: string; position?: 'above_input' | 'below_input' | 'right_bar';
     priority?: number; markdown?: boolean; border_color?: string; no_border?: boolean }): void;
   clearWidget(id: string): void;
   submit(text: string): void;

@@ -36,8 +36,10 @@ Usage:
   zut ext logs [-f] <name>              print (or follow) the extension's stderr log
   zut ext init <name> [--lang go|python|node|sh] [--command] [--tool] [--panel] [--dir DIR]
                                         write a new extension that works out of the box
-  zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]...
-                                        check an extension against the protocol (exit 1 on a failed check)
+  zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]... [--tool-args TOOL=JSON]...
+               [--quick] [--hello-timeout D] [--tool-timeout D] [--parallel] [--no-build] [--no-tools LIST]
+                                        check an extension against the protocol (exit 1 on a failed check;
+                                        a Go extension is built first)
 
 Extensions are discovered in ./.zut/extensions/<name>/ (project) and then in
 $ZUT_HOME/extensions/<name>/ (global); --ext paths come first. See

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/internal/gobuild"
 )
 
 // runExtInstall copies a local directory, or clones a git URL, into
@@ -165,8 +166,8 @@ func gitClone(ctx context.Context, url, dir string) error {
 	return nil
 }
 
-// buildGo runs go build -trimpath in srcDir, writing the manifest's exec
-// into the staging directory.
+// buildGo builds the Go source in srcDir with gobuild, writing the
+// manifest's exec into the staging directory.
 func buildGo(ctx context.Context, srcDir, staging string) error {
 	data, err := host.ReadManifestFile(srcDir)
 	if err != nil {
@@ -178,31 +179,7 @@ func buildGo(ctx context.Context, srcDir, staging string) error {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return fmt.Errorf("--build=go: %s is not valid JSON: %v", host.ManifestFile, err)
 	}
-	clean := filepath.Clean(m.Exec)
-	switch {
-	case m.Exec == "":
-		return fmt.Errorf("--build=go: %s has no exec; set it to the binary to build, such as ./%s", host.ManifestFile, filepath.Base(srcDir))
-	case !strings.ContainsRune(m.Exec, '/') && !strings.ContainsRune(m.Exec, filepath.Separator):
-		return fmt.Errorf("--build=go: exec %q is a command looked up on PATH; --build=go needs a relative path such as ./%s", m.Exec, m.Exec)
-	case filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)):
-		return fmt.Errorf("--build=go: exec %q leaves the extension directory; use a relative path inside it", m.Exec)
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		return errors.New("--build=go needs the go command on PATH")
-	}
-	out := filepath.Join(staging, clean)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-o", out, ".")
-	cmd.Dir = srcDir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build in %s: %v\n%s", srcDir, err, strings.TrimSpace(buf.String()))
-	}
-	return nil
+	return gobuild.Build(ctx, srcDir, m.Exec, staging)
 }
 
 // buildHint suggests --build=go when a Go extension's executable is

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/exttest"
 )
 
 // runExtList prints the installed extensions as discovery finds them,
@@ -80,6 +81,9 @@ func runExtDoctor(ctx context.Context, e *Env, args []string) error {
 	}
 	reports, err := host.Doctor(ctx, host.Config{
 		Home: e.Home, CWD: workDir(), ExtDirs: dirs, ZutVersion: e.Version,
+		// The built-in tools of a plain zut run shadow extension tools of
+		// their names, as they do in zut.
+		Builtins: exttest.DefaultBuiltinTools,
 		// doctor runs no code of a folder the user has not trusted.
 		TrustProject: func(p []host.Entry) bool {
 			ok, _ := host.ProjectTrusted(e.Home, workDir(), p)

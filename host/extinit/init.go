@@ -73,6 +73,7 @@ var layouts = map[string]struct {
 		{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
 		{name: node.FileName, data: node.Source(), perm: 0o644},
 		{name: node.TypesFileName, data: node.Types(), perm: 0o644},
+		{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
 	}},
 	LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
 		{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},

@@ -27,9 +27,10 @@ var allLangs = []string{LangGo, LangPython, LangNode, LangSh}
 
 // sdkFiles are the files Init copies from the SDK packages.
 var sdkFiles = map[string][]byte{
-	python.FileName:    python.Source(),
-	node.FileName:      node.Source(),
-	node.TypesFileName: node.Types(),
+	python.FileName:          python.Source(),
+	node.FileName:            node.Source(),
+	node.TypesFileName:       node.Types(),
+	node.ModuleTypesFileName: node.ModuleTypes(),
 }
 
 // TestGolden compares the scaffold of every language, with every

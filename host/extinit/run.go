@@ -85,19 +85,21 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // nextSteps are the commands to run after Init, with what each does.
 func nextSteps(lang, dir, name string) [][2]string {
 	load := [2]string{"zut --ext " + dir, "load it for one run of zut"}
+	check := [2]string{"zut ext test " + dir, "check it against the protocol"}
 	install := [2]string{"zut ext install " + dir, "install it"}
 	switch lang {
 	case LangGo:
 		return [][2]string{
 			{"cd " + dir + " && go build -o " + name + " .", "build it (outside the zut repository it needs a go.mod first: see README.md)"},
 			{"go test", "run its test"},
+			{"zut ext test .", "build it and check it against the protocol"},
 			{"zut --ext .", "load it for one run of zut"},
 			{"zut ext install --build=go .", "install it"},
 		}
 	case LangNode:
-		return [][2]string{load, {"cd " + dir + " && node --test", "run its test"}, install}
+		return [][2]string{load, {"cd " + dir + " && node --test", "run its test"}, check, install}
 	case LangSh:
-		return [][2]string{{load[0], load[1] + " (jq must be on PATH)"}, {"sh " + dir + "/test.sh", "run its test"}, install}
+		return [][2]string{{load[0], load[1] + " (jq must be on PATH)"}, {"sh " + dir + "/test.sh", "run its test"}, check, install}
 	}
-	return [][2]string{load, {"cd " + dir + " && python3 -m unittest", "run its test"}, install}
+	return [][2]string{load, {"cd " + dir + " && python3 -m unittest", "run its test"}, check, install}
 }

@@ -35,14 +35,14 @@ var catalog = []CheckInfo{
 	{"handshake.protocol_version", "handshake", "spec: Hello handshake; C3", "hello.protocol_version is 2"},
 	{"handshake.name", "handshake", "spec: extension.json name; C2", "hello.name equals the manifest's name"},
 	{"handshake.capabilities", "handshake", "spec: hello; C6", "every capability in hello is one zut knows"},
-	{"handshake.version_mismatch", "handshake", "spec: hello_ack (the major must match); C3", "after a hello_ack of another major version the extension stops"},
+	{"handshake.version_mismatch", "handshake", "spec: hello_ack (the major must match); C3", "after a hello_ack of another major version the extension sends nothing more and exits within 2 s"},
 
 	{"registration.commands", "registration", "spec: register_command; C8", "command names are one word, unique without regard to case"},
 	{"registration.tools", "registration", "spec: register_tool; C8, C9", "tool names are valid, unique and not reserved"},
 	{"registration.schema", "registration", "spec: register_tool schema", "each tool's schema is a JSON Schema object the model APIs accept"},
 	{"registration.subscribe", "registration", "spec: subscribe; C6", "subscribed and intercepted events are ones zut sends"},
 	{"registration.ready", "registration", "spec: ready; C5", "ready closes the registration window"},
-	{"registration.late", "registration", "spec: Lifecycle; C5", "registrations after ready are valid; subscribe comes before ready"},
+	{"registration.late", "registration", "spec: Lifecycle; C5", "registrations after ready are valid; subscribe comes before ready (a subscribe after it fails)"},
 	{"registration.declared", "registration", "spec: hello capabilities; C6", "what the extension registers matches the capabilities it lists"},
 
 	{"calls.command", "calls", "spec: command_invoked, command_response; C14", "each command is answered with a well-formed command_response within 30 s"},
@@ -55,11 +55,11 @@ var catalog = []CheckInfo{
 	{"events.intercept", "events", "spec: event_intercept; C14", "each interception is answered within 5 s with the id echoed"},
 	{"events.chain", "events", "spec: event_intercept_response; C15", "answers keep the chain working: complete object rewrites, members that fit the event"},
 
-	{"cancel.tool_cancel", "cancel", "spec: tool_cancel; C6", "tool_cancel is taken and the extension keeps answering"},
+	{"cancel.tool_cancel", "cancel", "spec: tool_cancel; C6", "a tool_cancel for an unknown id is ignored; a running call that is cancelled sends no tool_result and leaves no panel open in the 1 s after it; the next call is answered"},
 
 	{"panels.open", "panels", "spec: command_response open_panel; C17", "an opened panel has an id and content"},
 	{"panels.keys", "panels", "spec: panel_key, panel_render", "keys are taken; redraws name the open panel"},
-	{"panels.close", "panels", "spec: panel_close; C17", "after the host closes the panel no redraw follows"},
+	{"panels.close", "panels", "spec: panel_close; C17", "no panel_render for a panel in the 1 s after the host closed it"},
 
 	{"state.details", "state", "spec: tool_result details; C19", "details are valid JSON within 256 KiB"},
 	{"state.restore", "state", "spec: session events state; C19", "the extension takes its state back in session events and keeps working"},
@@ -67,7 +67,7 @@ var catalog = []CheckInfo{
 	{"robustness.unknown_frame", "robustness", "protocol.md: Transport and framing; C12", "a frame of an unknown type is ignored: the extension keeps running and answers the next request"},
 	{"robustness.slow_host", "robustness", "spec: Wire format", "a request that arrives in pieces is answered"},
 	{"robustness.stdin_closed", "robustness", "spec: tool_cancel (clean up on stdin EOF); C21", "the extension exits when its stdin is closed"},
-	{"robustness.shutdown", "robustness", "spec: shutdown, shutdown_ack; C21", "shutdown is answered with shutdown_ack and an exit within 2 s"},
+	{"robustness.shutdown", "robustness", "spec: shutdown, shutdown_ack; C21", "shutdown is answered with shutdown_ack, then an exit, within 2 s"},
 	{"robustness.stdout", "robustness", "spec: Wire format (stdout is for frames); C12", "every stdout line is a JSON frame an extension sends"},
 	{"robustness.frames", "robustness", "spec: Extension -> host; C12", "frames decode and their members make sense"},
 	{"robustness.process_group", "robustness", "C21", "no process of the extension's group outlives it, and none outside it holds its pipes"},

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zut-go/zut/agent/app"
 )
 
 func TestRunUsage(t *testing.T) {
@@ -23,6 +27,11 @@ func TestRunUsage(t *testing.T) {
 		{"two directories", []string{"a", "b"}, "got 2 operands"},
 		{"unknown phase", []string{"--only", "bogus", "x"}, `unknown phase "bogus"`},
 		{"bad args", []string{"--args", "noequals", "x"}, "want CMD=ARGS"},
+		{"bad tool args", []string{"--tool-args", "noequals", "x"}, "want TOOL=JSON"},
+		{"tool args not an object", []string{"--tool-args", "echo=[1]", "x"}, "the arguments must be a JSON object"},
+		{"tool args not JSON", []string{"--tool-args", "echo={text", "x"}, "the arguments must be a JSON object"},
+		{"negative hello timeout", []string{"--hello-timeout", "-1s", "x"}, "--hello-timeout -1s: a deadline must be positive"},
+		{"bad tool timeout", []string{"--tool-timeout", "soon", "x"}, "invalid value"},
 		{"unknown flag", []string{"--verbose", "x"}, "flag provided but not defined"},
 	}
 	for _, tc := range cases {
@@ -54,7 +63,7 @@ func TestRunHelp(t *testing.T) {
 // check, flags after the directory, --only and --args.
 func TestRunJSON(t *testing.T) {
 	needPython(t)
-	dir := filepath.Join("testdata", "broken", "calls.command")
+	dir := filepath.Join("testdata", "corpus", "calls.command")
 	var out, errOut bytes.Buffer
 	err := Run(context.Background(), []string{dir, "--json", "--only", "calls", "--args", "ping=twice", "--args", "/ping=again"}, &out, &errOut)
 	var fe *FailedError
@@ -109,7 +118,7 @@ func TestRunJSON(t *testing.T) {
 func TestRunText(t *testing.T) {
 	needPython(t)
 	var out, errOut bytes.Buffer
-	err := Run(context.Background(), []string{filepath.Join("testdata", "broken", "ok"), "--only", "handshake"}, &out, &errOut)
+	err := Run(context.Background(), []string{filepath.Join("testdata", "corpus", "ok"), "--only", "handshake"}, &out, &errOut)
 	if err != nil {
 		t.Fatalf("Run(ok) = %v, want nil\n%s", err, out.String())
 	}
@@ -144,5 +153,66 @@ func TestDocsListEveryCheck(t *testing.T) {
 		if !strings.Contains(section, "`"+p+"`") {
 			t.Errorf("docs/protocol.md does not name the phase %s", p)
 		}
+	}
+}
+
+// TestDocsStateDecisions keeps the decisions the checks cite inside the
+// repository: docs/protocol.md states each of C1 to C23, every check's
+// reference names the spec, protocol.md or such a decision, and no Go or
+// markdown file of the repository sends the reader to a file outside it
+// (the clarifications the decisions come from are not shipped).
+func TestDocsStateDecisions(t *testing.T) {
+	root := filepath.Join("..", "..")
+	b, err := os.ReadFile(filepath.Join(root, "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, decisions, ok := strings.Cut(string(b), "## Decisions where the reference is silent (C1–C23)")
+	if !ok {
+		t.Fatal(`docs/protocol.md has no section "Decisions where the reference is silent (C1–C23)"`)
+	}
+	for i := 1; i <= 23; i++ {
+		if !strings.Contains(decisions, fmt.Sprintf("- **C%d ", i)) {
+			t.Errorf("docs/protocol.md does not state C%d in its decisions section", i)
+		}
+	}
+	for _, c := range Catalog() {
+		for _, part := range strings.Split(c.Ref, "; ") {
+			if !strings.HasPrefix(part, "spec: ") && !strings.HasPrefix(part, "protocol.md: ") && !regexp.MustCompile(`^C\d+(, C\d+)*$`).MatchString(part) {
+				t.Errorf("check %s cites %q; cite the spec, protocol.md or a decision C1..C23", c.ID, part)
+			}
+		}
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".tmpl")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, bad := range []string{"clarifications.md", "shared/spec", "/work/shared"} {
+			if bytes.Contains(data, []byte(bad)) && !strings.HasSuffix(path, "cli_test.go") {
+				t.Errorf("%s mentions %q, a file outside the repository; state what it says in the repository (docs/protocol.md)", path, bad)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDefaultBuiltinTools keeps DefaultBuiltinTools the built-in tools
+// zut offers (app.ToolNames, what --no-tools may name).
+func TestDefaultBuiltinTools(t *testing.T) {
+	if !slices.Equal(DefaultBuiltinTools, app.ToolNames) {
+		t.Errorf("DefaultBuiltinTools = %q, want app.ToolNames %q", DefaultBuiltinTools, app.ToolNames)
 	}
 }

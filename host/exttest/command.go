@@ -106,7 +106,11 @@ func judgeResponse(resp *proto.CommandResponse) (Status, string) {
 		proto.ActionPrompt: resp.Prompt, proto.ActionInsert: resp.Insert, proto.ActionDisplay: resp.Display,
 	}
 	switch resp.Action {
-	case proto.ActionPrompt, proto.ActionInsert, proto.ActionDisplay:
+	case proto.ActionPrompt:
+		if resp.Error == "" && strings.TrimSpace(resp.Prompt) == "" {
+			return Fail, "action prompt without prompt text; zut has no message to submit (spec: command_response, prompt submits prompt as a user message)"
+		}
+	case proto.ActionInsert, proto.ActionDisplay:
 		if resp.Error == "" && strings.TrimSpace(payload[resp.Action]) == "" {
 			return Warn, fmt.Sprintf("action %s with an empty %s; zut has nothing to %s", resp.Action, resp.Action, resp.Action)
 		}

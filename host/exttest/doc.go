@@ -7,7 +7,9 @@
 // frames that show it.
 //
 // Test runs the checks and returns a Report; Run is the command line
-// ("zut ext test <dir> [--json] [--only PHASE] [--args CMD=ARGS]...").
+// (Synopsis). Every deadline counts the extension's own time, not its
+// waiting for a CPU (see deadline), and every "no frame after X" rule is
+// observed for a grace period (Timeouts.Grace).
 // The tester owns the extension processes it starts: each runs in a process
 // group of its own and is reaped, with its group, before Test returns.
 package exttest

@@ -35,10 +35,10 @@ func TestGolden(t *testing.T) {
 		args      map[string][]string
 	}{
 		{"hello-py", filepath.Join(examplesDir, "hello-py"), map[string][]string{"hellopy-echo": {"", "hi there"}}},
-		{"handshake.name", filepath.Join("testdata", "broken", "handshake.name"), nil},
-		{"calls.command", filepath.Join("testdata", "broken", "calls.command"), nil},
-		{"events.chain", filepath.Join("testdata", "broken", "events.chain"), nil},
-		{"robustness.stdout", filepath.Join("testdata", "broken", "robustness.stdout"), nil},
+		{"handshake.name", filepath.Join("testdata", "corpus", "handshake.name"), nil},
+		{"calls.command", filepath.Join("testdata", "corpus", "calls.command"), nil},
+		{"events.chain", filepath.Join("testdata", "corpus", "events.chain"), nil},
+		{"robustness.stdout", filepath.Join("testdata", "corpus", "robustness.stdout"), nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

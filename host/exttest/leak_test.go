@@ -20,7 +20,7 @@ func TestNothingLeftBehind(t *testing.T) {
 	needPython(t)
 	before := runtime.NumGoroutine()
 	ctx := context.Background()
-	rep, err := Test(ctx, filepath.Join("testdata", "broken", "robustness.process_group"), Options{Timeouts: generous(Timeouts{Group: 500 * time.Millisecond})})
+	rep, err := Test(ctx, filepath.Join("testdata", "corpus", "robustness.process_group"), Options{Timeouts: generous(Timeouts{Group: 500 * time.Millisecond})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestNothingLeftBehind(t *testing.T) {
 	if len(pids) == 0 {
 		t.Fatalf("no leftover sleep named in the report:\n%+v", rep.Checks)
 	}
-	if _, err := Test(ctx, filepath.Join("testdata", "broken", "robustness.shutdown"), Options{Timeouts: generous(Timeouts{Shutdown: 500 * time.Millisecond})}); err != nil {
+	if _, err := Test(ctx, filepath.Join("testdata", "corpus", "robustness.shutdown"), Options{Timeouts: generous(Timeouts{Shutdown: 500 * time.Millisecond})}); err != nil {
 		t.Fatal(err)
 	}
 	for _, pid := range pids {

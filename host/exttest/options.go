@@ -1,6 +1,7 @@
 package exttest
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,6 +28,22 @@ type Options struct {
 	// slash: one invocation per string. A command without an entry is
 	// invoked once with "".
 	Args map[string][]string
+	// ToolArgs are the arguments of each tool, by name: one call per
+	// JSON object, in place of the call with arguments built from the
+	// schema. A tool without an entry is called with built arguments.
+	ToolArgs map[string][]json.RawMessage
+	// Parallel runs the three processes of the test (the main run, the
+	// one given a hello_ack of another version, the one whose stdin is
+	// closed) at once; by default they run one after another, so that a
+	// loaded machine starts one copy at a time.
+	Parallel bool
+	// Quick shortens the tool, command and interception deadlines to those
+	// of QuickTimeouts, for CI; the report says so. A Timeouts field set
+	// explicitly wins.
+	Quick bool
+	// NoBuild skips building a Go extension's source (see Test); the
+	// manifest's exec must then exist.
+	NoBuild bool
 	// CWD is the project directory sent in hello_ack; "" is a fresh
 	// temporary directory, removed afterwards. data_dir is always a fresh
 	// temporary directory, so that the test leaves the extension's own
@@ -35,14 +52,43 @@ type Options struct {
 	// Env is the extension's environment; nil is os.Environ().
 	Env []string
 	// BuiltinTools and BuiltinCommands are the host's own names; an
-	// extension registration of one of them is reported as shadowed. The
-	// reserved tool names of C9 are checked whether listed or not.
+	// extension registration of one of them is reported as shadowed. A nil
+	// BuiltinTools is DefaultBuiltinTools, the tools of a plain zut run;
+	// NoTools takes names out of it, as zut's --no-tools does. The reserved
+	// tool names of C9 are checked whether listed or not.
 	BuiltinTools    []string
+	NoTools         []string
 	BuiltinCommands []string
 	// MaxStderr is the stderr volume above which robustness.stderr warns;
 	// 0 is 64 KiB.
 	MaxStderr int
 	Timeouts  Timeouts
+}
+
+// DefaultBuiltinTools are the built-in tools a plain zut run offers (zut's
+// --no-tools names); while active, each shadows an extension tool of its
+// name. host/exttest's TestDefaultBuiltinTools keeps the list in step with
+// the app's.
+var DefaultBuiltinTools = []string{
+	"read", "write", "edit", "bash", "grep", "skill",
+	"python", "ast", "worktree", "lsp",
+	"web_search", "web_open", "web_find", "web_click",
+	"plan", "update_goal", "schedule", "subagent_spawn", "subagent_status", "subagent_stop", "subagent_resume",
+}
+
+// builtinTools are the active built-in tools of the run under test.
+func (o Options) builtinTools() []string {
+	list := o.BuiltinTools
+	if list == nil {
+		list = DefaultBuiltinTools
+	}
+	var out []string
+	for _, n := range list {
+		if !slices.Contains(o.NoTools, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Timeouts are the deadlines the tester holds the extension to. A zero
@@ -70,6 +116,11 @@ type Timeouts struct {
 	// Group is how long the process group may take to empty after the
 	// extension exited (C21): 500ms.
 	Group time.Duration
+	// Grace is how long the tester keeps reading after a frame that must
+	// end a stream, to catch a late one: no tool_result after tool_cancel,
+	// no panel_render after panel_close, nothing after a hello_ack of
+	// another version. 1s.
+	Grace time.Duration
 
 	EditorKey time.Duration // editor_key to editor_key_response: 200ms
 	Render    time.Duration // render_tool, render_message to the response: 1s
@@ -101,6 +152,28 @@ func (t Timeouts) withDefaults() Timeouts {
 	def(&t.EOF, 2*time.Second)
 	def(&t.Mismatch, 2*time.Second)
 	def(&t.Group, 500*time.Millisecond)
+	def(&t.Grace, time.Second)
+	return t
+}
+
+// QuickTimeouts are the deadlines of Options.Quick: short enough that an
+// extension which never answers costs a CI job seconds, long enough for a
+// tool that does real work on a loaded machine.
+var QuickTimeouts = Timeouts{Tool: 10 * time.Second, Command: 10 * time.Second, Intercept: 2 * time.Second, Interactive: 5 * time.Second}
+
+// quick fills the zero deadlines of t from QuickTimeouts.
+func (t Timeouts) quick() Timeouts {
+	for _, p := range []struct {
+		d *time.Duration
+		v time.Duration
+	}{
+		{&t.Tool, QuickTimeouts.Tool}, {&t.Command, QuickTimeouts.Command},
+		{&t.Intercept, QuickTimeouts.Intercept}, {&t.Interactive, QuickTimeouts.Interactive},
+	} {
+		if *p.d <= 0 {
+			*p.d = p.v
+		}
+	}
 	return t
 }
 

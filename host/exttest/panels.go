@@ -2,6 +2,7 @@ package exttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -74,14 +75,37 @@ func (r *run) panels(ctx context.Context) {
 	if !r.settled(ctx, "panels.close", id, "after panel_close") {
 		return
 	}
+	// Keep reading for the grace period: a redraw that comes late is as
+	// wrong as one at once.
 	r.w.mu.Lock()
-	after := append([]*record(nil), cur.after...)
+	closedAt := cur.closedAt
 	r.w.mu.Unlock()
-	if len(after) > 0 {
-		r.rs.add("panels.close", id, Warn, fmt.Sprintf("redrew the panel %s after the host closed it; stop sending panel_render once panel_close arrives (C17)", plural(len(after), "time", "times")), after[0])
-		return
+	late, err := r.s.await(ctx, closedAt, r.t.Grace, func(rec *record) bool {
+		pr, ok := rec.frame.(*proto.PanelRender)
+		return ok && pr.PanelID == id
+	})
+	var g *goneError
+	switch {
+	case err == nil:
+		r.w.mu.Lock()
+		n := len(cur.after)
+		r.w.mu.Unlock()
+		when := ""
+		for _, rec := range r.s.since(closedAt) {
+			if rec.fromHost && rec.typ() == "panel_close" {
+				when = fmt.Sprintf(" (the first %s after panel_close)", round(late.at-rec.at))
+				break
+			}
+		}
+		r.rs.add("panels.close", id, Fail, fmt.Sprintf("redrew the panel %s after the host closed it%s; once panel_close arrives the panel's lifetime has ended: send no panel_render for it (spec: panel_close, C17)",
+			plural(max(n, 1), "time", "times"), when), late)
+	case errors.As(err, &g):
+		r.rs.add("panels.close", id, r.goneStatus(), r.goneMsg("after panel_close"))
+		r.died = true
+	case ctx.Err() != nil:
+	default:
+		r.rs.add("panels.close", id, Pass, fmt.Sprintf("no redraw in the %v after panel_close", r.t.Grace))
 	}
-	r.rs.add("panels.close", id, Pass, "no redraw after panel_close")
 }
 
 // state checks the details the tools returned and hands the latest back

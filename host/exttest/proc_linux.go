@@ -187,3 +187,46 @@ func unread(f *os.File) int {
 	}
 	return int(n)
 }
+
+// sched sums the scheduler counters of process pid and the processes
+// below it (a launcher such as a pyenv shim runs the extension as its
+// descendant): the CPU time its threads used and the time they waited for
+// a CPU so far (the two first fields of each thread's schedstat), and
+// whether one of them is runnable now (state R). ok is false when the
+// system does not say. A runnable thread waiting for a CPU has its
+// current wait in no counter until it runs.
+func sched(pid int) (cpu, wait time.Duration, run, ok bool) {
+	pids, found := descendants(pid)
+	if !found {
+		pids = []int{pid}
+	}
+	for _, p := range pids {
+		dir := filepath.Join("/proc", strconv.Itoa(p), "task")
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if st, sok := readStat(filepath.Join(dir, e.Name(), "stat")); sok && st.state == 'R' {
+				run = true
+			}
+			b, err := os.ReadFile(filepath.Join(dir, e.Name(), "schedstat"))
+			if err != nil {
+				continue
+			}
+			f := strings.Fields(string(b))
+			if len(f) < 2 {
+				continue
+			}
+			c, err1 := strconv.ParseInt(f[0], 10, 64)
+			w, err2 := strconv.ParseInt(f[1], 10, 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			cpu += time.Duration(c)
+			wait += time.Duration(w)
+			ok = true
+		}
+	}
+	return cpu, wait, run, ok
+}

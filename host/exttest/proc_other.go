@@ -2,7 +2,10 @@
 
 package exttest
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
 // member is a process of an extension's process group.
 type member struct {
@@ -22,3 +25,6 @@ func (*idleProbe) idle() (idle, known bool) { return false, false }
 
 // unread cannot tell here.
 func unread(f *os.File) int { return -1 }
+
+// sched cannot tell here how the scheduler treats a process.
+func sched(pid int) (cpu, wait time.Duration, run, ok bool) { return 0, 0, false, false }

@@ -129,8 +129,8 @@ func (r *run) checkRegistrations() {
 			r.rs.add("registration.tools", subject, Fail, fmt.Sprintf("%q is not 1 to 64 letters, digits, '_' or '-'; zut ignores the registration", n), t.rec)
 		case host.Reserved(n):
 			r.rs.add("registration.tools", subject, Fail, fmt.Sprintf("%q is a reserved tool name (C9); zut never calls this tool, rename it", n), t.rec)
-		case slices.Contains(r.opts.BuiltinTools, n):
-			r.rs.add("registration.tools", subject, Fail, fmt.Sprintf("zut's built-in tool %q shadows it (C8); rename it", n), t.rec)
+		case slices.Contains(r.opts.builtinTools(), n):
+			r.rs.add("registration.tools", subject, Fail, fmt.Sprintf("zut's built-in tool %q shadows it while active, so zut never calls this tool unless the user switches %s off (--no-tools %s); rename it (spec: register_tool)", n, n, n), t.rec)
 		case slices.Contains(names, n):
 			r.rs.add("registration.tools", subject, Warn, "registered again; zut keeps the first registration (C8)", t.rec)
 		case strings.TrimSpace(t.f.Description) == "":
@@ -283,7 +283,7 @@ func (r *run) checkLate(commands []*reg[proto.RegisterCommand], tools []*reg[pro
 	for _, s := range subs {
 		if s.late {
 			lateSub = true
-			r.rs.add("registration.late", "subscribe", Warn, "subscribe after ready; send it once before ready (spec: subscribe). zut still takes it", s.rec)
+			r.rs.add("registration.late", "subscribe", Fail, "subscribe after ready; the spec says to send it once after hello and before ready, and zut builds its event routes when the window closes: send it before ready", s.rec)
 		}
 	}
 	switch {

@@ -17,7 +17,10 @@ type Report struct {
 	Dir       string        // the extension directory, absolute
 	Verdict   Status        // Pass, or Fail when any check failed
 	Duration  time.Duration // the whole test
-	Checks    []Check
+	// Notes say how this run differs from a plain one (--quick deadlines,
+	// a Go build), one sentence each.
+	Notes  []string
+	Checks []Check
 }
 
 // Counts returns how many checks have each status.
@@ -93,6 +96,9 @@ func round(d time.Duration) string {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "zut ext test %s (%s)\n", r.Extension, r.Dir)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	width := 0
 	for _, c := range r.Checks {
 		width = max(width, len(c.ID))
@@ -134,6 +140,7 @@ type jsonReport struct {
 	DurationMS float64        `json:"duration_ms"`
 	Counts     map[Status]int `json:"counts"`
 	Failed     []string       `json:"failed"`
+	Notes      []string       `json:"notes,omitempty"`
 	Checks     []jsonCheck    `json:"checks"`
 }
 
@@ -159,7 +166,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // MarshalJSON encodes the report in the documented shape.
 func (r *Report) MarshalJSON() ([]byte, error) {
 	j := jsonReport{Extension: r.Extension, Dir: r.Dir, Verdict: r.Verdict, DurationMS: ms(r.Duration),
-		Counts: r.Counts(), Failed: r.Failed(), Checks: []jsonCheck{}}
+		Counts: r.Counts(), Failed: r.Failed(), Notes: r.Notes, Checks: []jsonCheck{}}
 	if j.Failed == nil {
 		j.Failed = []string{}
 	}

@@ -159,7 +159,7 @@ func (r *run) shutdown(ctx context.Context) {
 	case aerr == nil && exited:
 		add(Pass, fmt.Sprintf("shutdown_ack after %s, exit (%s) after %s", ackAfter, r.s.p.status(), exitAfter))
 	case exited:
-		add(Warn, fmt.Sprintf("exited (%s) without shutdown_ack; answer shutdown with shutdown_ack, then exit", r.s.p.status()), sent)
+		add(Fail, fmt.Sprintf("exited (%s) without shutdown_ack; answer shutdown with shutdown_ack, then exit (spec: shutdown)", r.s.p.status()), sent)
 	case aerr == nil:
 		add(Fail, fmt.Sprintf("sent shutdown_ack after %s but was still running %v after shutdown; zut sends SIGTERM then (C21)", ackAfter, r.t.Shutdown), sent, ack)
 	default:

@@ -11,22 +11,30 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/host/internal/gobuild"
 	"github.com/zut-go/zut/proto"
 )
 
 // Test runs the extension in dir through the checks and returns the
 // report. A failing extension is a report whose Verdict is Fail, not an
 // error; the error is for options that cannot work, a context that ended
-// or a temporary directory that cannot be made. Test starts up to three
-// processes of the extension at once (the main run, one for a hello_ack of
-// another version, one whose stdin is closed) and stops and reaps each,
-// with its process group, before it returns.
+// or a temporary directory that cannot be made. Test starts three
+// processes of the extension (the main run, one for a hello_ack of
+// another version, one whose stdin is closed), one after another unless
+// opts.Parallel, and stops and reaps each, with its process group, before
+// it returns. A Go extension (language "go" in its manifest, Go source in
+// its directory) is first built into a temporary copy as zut ext install
+// --build=go does, unless opts.NoBuild.
 func Test(ctx context.Context, dir string, opts Options) (*Report, error) {
 	pl, err := newPlan(opts.Only)
 	if err != nil {
 		return nil, err
 	}
-	t := opts.Timeouts.withDefaults()
+	t := opts.Timeouts
+	if opts.Quick {
+		t = t.quick()
+	}
+	t = t.withDefaults()
 	if opts.MaxStderr <= 0 {
 		opts.MaxStderr = 64 << 10
 	}
@@ -40,15 +48,46 @@ func Test(ctx context.Context, dir string, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("ext test %s: %w", dir, err)
 	}
 	rep := &Report{Dir: abs, Extension: filepath.Base(abs)}
+	if opts.Quick {
+		h := host.DefaultTimeouts()
+		rep.Notes = append(rep.Notes, fmt.Sprintf("--quick: tool calls get %v (zut: %v), commands %v (zut: %v), interceptions %v (zut: %v)",
+			t.Tool, h.Tool, t.Command, h.Command, t.Intercept, h.Intercept))
+	}
+	tmp, err := os.MkdirTemp("", "zut-ext-test-")
+	if err != nil {
+		return nil, fmt.Errorf("ext test %s: make a temporary directory: %w", abs, err)
+	}
+	defer os.RemoveAll(tmp)
 	var rs results
-	m, merr := host.ReadManifest(abs)
+	runDir, built := abs, ""
+	if execPath, ok := needsBuild(abs); ok && !opts.NoBuild {
+		staged := filepath.Join(tmp, "build")
+		if err := stage(ctx, abs, execPath, staged); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("ext test %s: %w", abs, ctx.Err())
+			}
+			rs.add("handshake.manifest", "", Fail, "could not build the Go source as zut ext install --build=go does: "+err.Error())
+			rep.finish(rs.checks, pl, time.Since(begin))
+			return rep, nil
+		}
+		runDir, built = staged, execPath
+		rep.Notes = append(rep.Notes, "built "+execPath+" with go build -trimpath into a temporary copy, as zut ext install --build=go does (--no-build runs the directory as it is)")
+	}
+	m, merr := host.ReadManifest(runDir)
 	switch {
 	case merr != nil:
-		rs.add("handshake.manifest", "", Fail, merr.Error())
+		msg := strings.ReplaceAll(merr.Error(), runDir, abs)
+		if gobuild.IsGoSource(abs) && built == "" && !opts.NoBuild {
+			msg += `; set "language": "go" in extension.json and zut ext test builds the source first`
+		}
+		rs.add("handshake.manifest", "", Fail, msg)
 	case m.ThemeOnly():
 		rs.add("handshake.manifest", "", Pass, fmt.Sprintf("theme-only extension (%s): zut never starts it, there is nothing more to test", m.Theme))
 	default:
 		st, msg := Pass, manifestSummary(m)
+		if built != "" {
+			msg += "; built from its Go source"
+		}
 		if !m.Enabled {
 			st, msg = Warn, msg+`; "enabled" is false, so zut does not start it (tested anyway)`
 		}
@@ -61,11 +100,6 @@ func Test(ctx context.Context, dir string, opts Options) (*Report, error) {
 		rep.finish(rs.checks, pl, time.Since(begin))
 		return rep, nil
 	}
-	tmp, err := os.MkdirTemp("", "zut-ext-test-")
-	if err != nil {
-		return nil, fmt.Errorf("ext test %s: make a temporary directory: %w", m.Name, err)
-	}
-	defer os.RemoveAll(tmp)
 	cwd := opts.CWD
 	if cwd == "" {
 		cwd = filepath.Join(tmp, "project")
@@ -77,7 +111,7 @@ func Test(ctx context.Context, dir string, opts Options) (*Report, error) {
 				return nil, fmt.Errorf("ext test %s: %w", m.Name, err)
 			}
 		}
-		return &run{opts: opts, t: t, plan: pl, m: m, env: env, cwd: cwd, dataDir: data}, nil
+		return &run{opts: opts, t: t, plan: pl, m: m, env: env, cwd: cwd, dataDir: data, unanswered: map[string]bool{}}, nil
 	}
 	runs := []*run{}
 	for _, label := range []string{"main", "mismatch", "eof"} {
@@ -87,17 +121,29 @@ func Test(ctx context.Context, dir string, opts Options) (*Report, error) {
 		}
 		runs = append(runs, r)
 	}
-	var wg sync.WaitGroup
+	var steps []func()
+	steps = append(steps, func() { runs[0].main(ctx) })
 	if pl.runs("handshake") {
-		wg.Add(1)
-		go func() { defer wg.Done(); runs[1].mismatch(ctx) }()
+		steps = append(steps, func() { runs[1].mismatch(ctx) })
 	}
 	if pl.runs("robustness") {
-		wg.Add(1)
-		go func() { defer wg.Done(); runs[2].stdinClosed(ctx) }()
+		steps = append(steps, func() { runs[2].stdinClosed(ctx) })
 	}
-	runs[0].main(ctx)
-	wg.Wait()
+	if opts.Parallel {
+		var wg sync.WaitGroup
+		for _, st := range steps {
+			wg.Add(1)
+			go func() { defer wg.Done(); st() }()
+		}
+		wg.Wait()
+	} else {
+		for _, st := range steps {
+			if ctx.Err() != nil {
+				break
+			}
+			st()
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("ext test %s: %w", m.Name, err)
 	}
@@ -146,7 +192,10 @@ type run struct {
 	details   []*record // tool results with details
 	delivered []string  // events delivered
 	answered  int       // interceptions answered
-	chain     []finding // events.chain problems
+	// unanswered are the tools that let a call pass its deadline; the
+	// tester calls them no more.
+	unanswered map[string]bool
+	chain      []finding // events.chain problems
 }
 
 // spawn starts the process and its session.

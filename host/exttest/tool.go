@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,10 +20,12 @@ type toolCall struct {
 	args json.RawMessage
 }
 
-// callTools calls every tool with arguments built from its schema, then
-// with arguments that break it.
+// callTools calls every tool with the arguments of --tool-args, or else
+// with arguments built from its schema, then with arguments that break
+// it. A tool that lets a call pass its deadline is not called again, so
+// that it costs the run one deadline.
 func (r *run) callTools(ctx context.Context) {
-	tools := r.w.usableTools(r.opts.BuiltinTools)
+	tools := r.w.usableTools(r.opts.builtinTools())
 	if len(tools) == 0 {
 		r.rs.add("calls.tool", "", Skip, "no tools registered")
 		r.rs.add("calls.tool_invalid", "", Skip, "no tools registered")
@@ -37,13 +40,26 @@ func (r *run) callTools(ctx context.Context) {
 			continue
 		}
 		s := parseSchema(t.Schema)
-		args, _ := json.Marshal(synth(s, s, "", 0))
-		res, ok := r.callTool(ctx, "calls.tool", t, args, t.Name+" "+string(args))
-		if !ok {
-			return
+		given := r.opts.ToolArgs[t.Name]
+		if len(given) == 0 {
+			args, _ := json.Marshal(synth(s, s, "", 0))
+			given = []json.RawMessage{args}
 		}
-		if res != nil && !res.IsError && r.good == nil {
-			r.good = &toolCall{tool: t, args: args}
+		for _, args := range given {
+			res, ok := r.callTool(ctx, "calls.tool", t, args, t.Name+" "+string(args))
+			if !ok {
+				return
+			}
+			if res != nil && !res.IsError && r.good == nil {
+				r.good = &toolCall{tool: t, args: args}
+			}
+			if r.unanswered[t.Name] {
+				break
+			}
+		}
+		if r.unanswered[t.Name] {
+			r.rs.add("calls.tool_invalid", t.Name, Skip, "not called: the tool did not answer in time (see calls.tool)")
+			continue
 		}
 		bad, how, can := invalidArgs(s)
 		if !can {
@@ -54,6 +70,17 @@ func (r *run) callTools(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// toolArgs are the arguments the tester calls tool t with outside
+// calls.tool: the first of --tool-args, or built from its schema.
+func (r *run) toolArgs(t proto.RegisterTool) json.RawMessage {
+	if given := r.opts.ToolArgs[t.Name]; len(given) > 0 {
+		return given[0]
+	}
+	s := parseSchema(t.Schema)
+	args, _ := json.Marshal(synth(s, s, "", 0))
+	return args
 }
 
 func (r *run) activated(name string) bool {
@@ -87,6 +114,10 @@ func (r *run) callTool(ctx context.Context, id string, t proto.RegisterTool, arg
 			return nil, r.settled(ctx, id, subject, "after its call was abandoned")
 		}
 		st, msg := r.waitErr(err, "to tool_call (C14)", r.t.Tool)
+		if errors.Is(err, errTimeout) {
+			r.unanswered[t.Name] = true
+			msg += "; the tester calls it no more"
+		}
 		r.rs.add(id, subject, st, msg, sent).Duration = took
 		if !r.alive() {
 			r.died = true
@@ -221,18 +252,22 @@ func resultText(res *proto.ToolResult) string {
 	return fmt.Sprintf("%q", t)
 }
 
-// toolCancel calls a tool, cancels the call at once and checks that the
-// extension takes it and answers the next call.
+// toolCancel checks tool_cancel (spec: tool_cancel): a cancel for an id
+// the extension never saw is ignored; a call still running when its cancel
+// arrives is stopped, which the tester observes by reading on for
+// Timeouts.Grace and failing on a tool_result or a panel left open; a call
+// that finished before it could be cancelled takes a cancel for its id as
+// a no-op. Each case ends with a call that must be answered.
 func (r *run) toolCancel(ctx context.Context) {
 	const id = "cancel.tool_cancel"
 	if !r.hasCap(proto.CapToolCancel) {
 		r.rs.add(id, "", Skip, "tool_cancel is not in hello.capabilities, so zut never sends it (C6)")
 		return
 	}
-	tools := r.w.usableTools(r.opts.BuiltinTools)
+	tools := r.w.usableTools(r.opts.builtinTools())
 	var t *proto.RegisterTool
 	for i := range tools {
-		if tools[i].Deferred && !r.activated(tools[i].Name) {
+		if tools[i].Deferred && !r.activated(tools[i].Name) || r.unanswered[tools[i].Name] {
 			continue
 		}
 		if t == nil || tools[i].Interactive && !t.Interactive {
@@ -243,8 +278,15 @@ func (r *run) toolCancel(ctx context.Context) {
 		r.rs.add(id, "", Skip, "no tool to cancel")
 		return
 	}
-	s := parseSchema(t.Schema)
-	args, _ := json.Marshal(synth(s, s, "", 0))
+	unknown, err := r.s.send(proto.ToolCancel{ID: "zut-test-never-called"})
+	if err != nil {
+		r.sendFailed(id, t.Name, err)
+		return
+	}
+	if !r.settled(ctx, id, "unknown id", "after a tool_cancel for an id it never got", unknown) {
+		return
+	}
+	args := r.toolArgs(*t)
 	callID := r.s.nextID()
 	r.w.expect(callID, "tool_result")
 	from := r.s.mark()
@@ -253,18 +295,48 @@ func (r *run) toolCancel(ctx context.Context) {
 		r.sendFailed(id, t.Name, err)
 		return
 	}
+	// Let the call reach the extension and either finish or go idle
+	// waiting: only then is a cancel one it can act on.
+	if !r.settled(ctx, id, t.Name, "after its tool_call", sent) {
+		return
+	}
+	idle := r.s.idle
+	isResult := func(rec *record) bool { return isReplyTo(rec, "tool_result", callID) }
+	finished := r.found(from, isResult)
+	cancelAt := r.s.mark()
 	cancel, err := r.s.send(proto.ToolCancel{ID: callID})
 	if err != nil {
 		r.sendFailed(id, t.Name, err)
 		return
 	}
-	if !r.settled(ctx, id, t.Name, "after tool_cancel", sent, cancel) {
-		return
-	}
-	results := 0
-	for _, rec := range r.s.since(from) {
-		if !rec.fromHost && isReplyTo(rec, "tool_result", callID) {
-			results++
+	var how string
+	switch {
+	case finished != nil:
+		if !r.settled(ctx, id, t.Name, "after a tool_cancel for a call it had answered", sent, finished, cancel) {
+			return
+		}
+		how = fmt.Sprintf("the call finished in %s, before a cancel could reach it; a tool_cancel for the answered id was ignored, as it should be",
+			round(finished.at-sent.at))
+	default:
+		st, msg, late := r.watchCancel(ctx, cancelAt, isResult, idle)
+		switch {
+		case st == Fail && late != nil:
+			r.rs.add(id, t.Name, Fail, msg, sent, cancel, late)
+			return
+		case st == Fail:
+			r.rs.add(id, t.Name, Fail, msg, sent, cancel)
+			r.died = true
+			return
+		case ctx.Err() != nil:
+			return
+		case st == Warn:
+			r.rs.add(id, t.Name, Warn, msg, sent, cancel)
+			r.settled(ctx, id, t.Name, "after tool_cancel", sent, cancel)
+			return
+		}
+		how = msg
+		if !r.settled(ctx, id, t.Name, "after tool_cancel", sent, cancel) {
+			return
 		}
 	}
 	var open string
@@ -274,7 +346,7 @@ func (r *run) toolCancel(ctx context.Context) {
 	}
 	r.w.mu.Unlock()
 	if open != "" {
-		r.rs.add(id, t.Name, Warn, fmt.Sprintf("left the panel %q it opened for the call open after tool_cancel; close it when the call is cancelled", open), sent, cancel)
+		r.rs.add(id, t.Name, Fail, fmt.Sprintf("left the panel %q it opened for the call open %v after tool_cancel; close it when the call is cancelled (spec: tool_cancel)", open, r.t.Grace), sent, cancel)
 		return
 	}
 	again, ok := r.callTool(ctx, id, *t, args, t.Name+" (the call after a cancelled one)")
@@ -284,11 +356,57 @@ func (r *run) toolCancel(ctx context.Context) {
 	// callTool recorded the follow-up call; say what the cancel did.
 	last := &r.rs.checks[len(r.rs.checks)-1]
 	if last.Status == Pass {
-		how := "stopped the call (no tool_result after tool_cancel)"
-		if results > 0 {
-			how = "the call had finished before the cancel was read (its tool_result is one zut ignores)"
-		}
 		last.Subject = t.Name
 		last.Message = how + "; the next call was " + last.Message
 	}
+}
+
+// watchCancel keeps reading for Timeouts.Grace after a tool_cancel was
+// sent for a call in progress (from is the index before the cancel) and
+// judges what follows. It watches the extension's stdin pipe meanwhile:
+// a tool_result written before the extension read the cancel is a race
+// zut allows (it ignores the result); one written after the extension
+// read it is a call that went on, and fails. Where the pipe cannot be
+// watched, an extension that was idle with the call running is taken to
+// have read the cancel. It returns Pass with what happened, Warn for a
+// cancel still unread at the end of the grace period, or Fail (late is
+// the result then; nil when the extension went away).
+func (r *run) watchCancel(ctx context.Context, from int, isResult func(*record) bool, idle bool) (st Status, msg string, late *record) {
+	began := time.Now()
+	deadline := began.Add(r.t.Grace)
+	var consumed time.Duration = -1 // when the cancel was seen read, since it was sent
+	outFirst := false               // output was waiting before the cancel was read
+	watchable := unread(r.s.p.stdin) >= 0
+	for {
+		if rec := r.found(from, isResult); rec != nil {
+			switch {
+			case !watchable && idle, watchable && consumed >= 0 && !outFirst:
+				return Fail, fmt.Sprintf("answered the cancelled call %s after tool_cancel, which it had read; on tool_cancel stop the work and send no tool_result for it (spec: tool_cancel)",
+					round(time.Since(began))), rec
+			}
+			return Pass, "the call finished as the cancel arrived, before the extension read it (a race zut allows: it ignores that result)", nil
+		}
+		if !r.alive() {
+			return Fail, r.goneMsg("after tool_cancel"), nil
+		}
+		if ctx.Err() != nil {
+			return Skip, "", nil
+		}
+		if watchable && consumed < 0 {
+			if unread(r.s.p.stdout) > 0 {
+				outFirst = true
+			}
+			if unread(r.s.p.stdin) == 0 {
+				consumed = time.Since(began)
+			}
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if watchable && consumed < 0 {
+		return Warn, fmt.Sprintf("had not read the tool_cancel %v after it was sent (busy with the call?); read stdin while a tool runs, so that a cancel stops it (spec: tool_cancel)", r.t.Grace), nil
+	}
+	return Pass, fmt.Sprintf("stopped the call: no tool_result in the %v after tool_cancel", r.t.Grace), nil
 }

@@ -289,7 +289,7 @@ func (w *world) oneWay(f proto.Frame, r *record) {
 		switch l {
 		case "", proto.LevelInfo, proto.LevelSuccess, proto.LevelWarn, proto.LevelError, "warning":
 		default:
-			w.note("robustness.frames", typ, Warn, r, "level %q is not info, success, warn or error; zut shows it as info", l)
+			w.note("robustness.frames", typ, Fail, r, "level %q is not info, success, warn or error (spec: notify); zut shows it as info", l)
 		}
 	}
 	ui2 := w.caps[proto.CapUI2]
@@ -302,30 +302,26 @@ func (w *world) oneWay(f proto.Frame, r *record) {
 	case *proto.Status:
 		level(f.Level)
 		if f.Key == "" {
-			w.note("robustness.frames", typ, Warn, r, "status without a key; zut ignores it")
+			w.note("robustness.frames", typ, Fail, r, "status without a key; a status item is set by its key (spec: status), so zut ignores it")
 		}
 		if f.Priority != 0 && !ui2 {
 			w.note("additions.capabilities", typ, Warn, r, "status.priority needs the capability ui2; zut drops it (C6)")
 		}
 	case *proto.Widget:
 		if f.ID == "" {
-			w.note("robustness.frames", typ, Warn, r, "widget without an id; zut ignores it")
+			w.note("robustness.frames", typ, Fail, r, "widget without an id; a widget is set and cleared by its id (spec: widget), so zut ignores it")
 		}
 		switch f.Position {
-		case "", proto.WidgetAboveInput:
-		case proto.WidgetBelowInput, proto.WidgetRightBar:
-			if !ui2 {
-				w.note("additions.capabilities", typ, Warn, r, "widget position %s needs the capability ui2; zut places it above_input (C18)", f.Position)
-			}
+		case "", proto.WidgetAboveInput, proto.WidgetBelowInput, proto.WidgetRightBar:
 		default:
-			w.note("robustness.frames", typ, Warn, r, "widget position %q is unknown; zut places it above_input (C18)", f.Position)
+			w.note("robustness.frames", typ, Warn, r, "widget position %q is unknown; zut places it above_input (spec: widget, C18)", f.Position)
 		}
 		if (f.Priority != 0 || f.Markdown || f.BorderColor != "" || f.NoBorder) && !ui2 {
 			w.note("additions.capabilities", typ, Warn, r, "widget priority, markdown, border_color and no_border need the capability ui2; zut drops them (C6)")
 		}
 	case *proto.WidgetClear:
 		if f.ID == "" {
-			w.note("robustness.frames", typ, Warn, r, "widget_clear without an id clears nothing")
+			w.note("robustness.frames", typ, Fail, r, "widget_clear without an id; it names the widget to clear (spec: widget_clear), so zut clears nothing")
 		}
 	case *proto.Alert:
 		if f.Kind != proto.AlertBell {

@@ -754,12 +754,13 @@ class Extension:
         self._send({"type": "status", "key": key, "text": ""})
 
     def set_widget(self, id, lines, title="", position="above_input", **style):
-        """Sets the widget id. Position below_input and the style members
-        (priority, markdown, border_color, no_border) need UI2."""
+        """Sets the widget id at position above_input, below_input or
+        right_bar (any extension). The style members (priority, markdown,
+        border_color, no_border) need UI2."""
         f = {"type": "widget", "id": id, "position": position, "lines": list(lines)}
         if title:
             f["title"] = title
-        if style or position != "above_input":
+        if style:
             self._needs("set_widget style", UI2)
             f.update(style)
         self._send(f)

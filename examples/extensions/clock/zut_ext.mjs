@@ -530,13 +530,14 @@ export class Extension {
     this._send({ type: 'status', key, text: '' });
   }
 
-  /** Sets the widget id. opts: title, position; position below_input and
-   * the style members (priority, markdown, border_color, no_border) need ui2. */
+  /** Sets the widget id. opts: title, position (above_input, below_input or
+   * right_bar, for any extension); the style members (priority, markdown,
+   * border_color, no_border) need ui2. */
   setWidget(id, lines, opts = {}) {
     const { title, position = 'above_input', ...style } = opts;
     const f = { type: 'widget', id, position, lines: [...lines] };
     if (title) f.title = title;
-    if (Object.keys(style).length > 0 || position !== 'above_input') {
+    if (Object.keys(style).length > 0) {
       this._needs('setWidget style', UI2);
       Object.assign(f, style);
     }

@@ -11,8 +11,9 @@ import (
 )
 
 // Schema is the part of the Bot API description the server checks requests
-// against: the shape of /work/shared/fixtures/telegram/api.json (methods and
-// types, each with fields that have types and a required flag).
+// against: the shape of telegram/api.json in the conformance fixtures that
+// ZUT_CONFORMANCE_DIR names (methods and types, each with fields that have
+// types and a required flag).
 type Schema struct {
 	Version string                `json:"version"`
 	Methods map[string]SchemaType `json:"methods"`

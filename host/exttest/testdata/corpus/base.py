@@ -3,8 +3,11 @@
 
 It is a compliant protocol v2 extension (a command, a panel, a tool with
 state, events and a tool_call interceptor) and, with mode "ok-additions",
-uses every addition. Every other mode, named after the check it breaks,
-breaks it in exactly one way. Each case directory runs it with its mode:
+uses every addition. A mode named "legal.*" is another compliant variant
+(no tool_cancel, an asynchronous tool that honours cancellation, a plain
+right_bar widget, ...). Every other mode, named after the check it
+breaks, breaks it in exactly one way. Each case directory runs it with its
+mode:
 
     {"name": "<case>", "exec": "python3", "args": ["../base.py", "<mode>"]}
 
@@ -14,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
@@ -22,8 +26,9 @@ ADDITIONS = MODE == "ok-additions" or MODE.startswith("additions.")
 
 
 def emit(frame):
-    sys.stdout.write(json.dumps(frame) + "\n")
-    sys.stdout.flush()
+    with out_lock:
+        sys.stdout.write(json.dumps(frame) + "\n")
+        sys.stdout.flush()
 
 
 def log(text):
@@ -36,10 +41,22 @@ SCHEMA = {"type": "object", "properties": {"text": {"type": "string", "descripti
 panel_open = set()
 requests = {}
 seq = [0]
+out_lock = threading.Lock()
+timers = {}  # tool call id -> the timer that answers it (asynchronous modes)
+asks = {}  # panel id -> tool call id (the interactive tool "ask")
+seen_calls = set()
+LATE = 0.3  # how long the asynchronous modes take to answer, in seconds
+ASYNC = MODE in ("cancel.late", "legal.cancel_async")
+INTERACTIVE = MODE in ("cancel.panel", "legal.interactive")
+MINIMAL = MODE == "legal.minimal"
 
 
 def caps():
+    if MINIMAL:
+        return ["commands"]
     c = ["commands", "tools", "panels", "tool_cancel"]
+    if MODE == "legal.no_cancel_cap":
+        c.remove("tool_cancel")
     if MODE == "registration.declared":
         c.remove("tools")
     if MODE == "handshake.capabilities":
@@ -55,6 +72,8 @@ def hello():
         sys.stdout.flush()
     if MODE == "handshake.hello_deadline":
         time.sleep(30)
+    if MODE == "handshake.hello_slow":
+        time.sleep(2)
     version = 1 if MODE == "handshake.protocol_version" else 2
     name = "someone-else" if MODE == "handshake.name" else NAME
     emit({"type": "hello", "protocol_version": version, "name": name, "version": "1.0.0", "capabilities": caps()})
@@ -63,13 +82,22 @@ def hello():
 def register():
     emit({"type": "register_command", "name": "bad name" if MODE == "registration.commands" else "ping",
           "description": "answer pong", "complete": MODE in ("ok-additions", "additions.complete")})
+    if MINIMAL:
+        emit({"type": "ready"})
+        return
+    if INTERACTIVE:
+        emit({"type": "register_tool", "name": "ask", "description": "ask the user a yes/no question in a panel",
+              "schema": {"type": "object"}, "interactive": True})
     emit({"type": "register_command", "name": "panel", "description": "open a panel"})
-    schema = dict(SCHEMA)
+    schema = json.loads(json.dumps(SCHEMA))
+    if MODE in ("calls.tool_branch", "legal.tool_branch_default"):
+        schema["properties"]["mode"] = {"type": "string", "enum": ["plain", "loud"]}
     if MODE == "registration.schema":
         schema["anyOf"] = [{"required": ["text"]}]
         del schema["required"]
-    emit({"type": "register_tool", "name": "bash" if MODE == "registration.tools" else "echo",
-          "description": "echo the text back", "schema": schema})
+    if MODE != "legal.commands_only":
+        emit({"type": "register_tool", "name": "bash" if MODE in ("registration.tools", "legal.no_tools_bash") else "echo",
+              "description": "echo the text back", "schema": schema})
     events = ["session_opened", "session_switched", "turn_start", "turn_end"]
     intercept = ["tool_call"]
     if MODE == "registration.subscribe":
@@ -87,13 +115,13 @@ def register():
         emit({"type": "set_editor", "keys": ["ctrl+s", "shift+1"] if MODE == "additions.key_name" else ["ctrl+s"]})
         emit({"type": "register_tool_renderer", "tool_name": "echo", "render_header": True})
         emit({"type": "register_message_renderer", "name": "fancy"})
-    if MODE != "registration.ready":
+    if MODE not in ("registration.ready", "legal.auto_ready"):
         emit({"type": "ready"})
     if MODE == "registration.late":
         emit({"type": "subscribe", "events": events, "intercept": intercept})
 
 
-def ask(method, params):
+def host_ask(method, params):
     seq[0] += 1
     rid = "r%d" % seq[0]
     requests[rid] = method
@@ -116,7 +144,7 @@ def command(msg):
     if MODE == "additions.capabilities":
         emit({"type": "print", "text": "pong"})
     if MODE == "additions.host_request":
-        ask("ui.select", {"message": "Which?", "options": []})
+        host_ask("ui.select", {"message": "Which?", "options": []})
     if MODE == "ok-additions":
         for method, params in [("ui.select", {"message": "Which?", "options": ["a", "b"]}),
                                ("ui.confirm", {"message": "Sure?"}), ("ui.input", {"message": "Name?"}),
@@ -127,19 +155,57 @@ def command(msg):
                                ("tools.list", {}), ("llm.complete", {"prompt": "hi", "stream": True}),
                                ("options.get", {"name": "loud"}), ("app.notify_custom", {"name": "echo"}),
                                ("tui.suspend", None), ("tui.resume", None)]:
-            ask(method, params)
+            host_ask(method, params)
         emit({"type": "print", "text": "pong", "style": "info", "renderer": "fancy"})
         emit({"type": "header", "text": "echo"})
         emit({"type": "status", "key": "echo", "text": "ready", "priority": 2})
     if MODE == "additions.ui":
         emit({"type": "print", "text": "pong", "style": "sparkly"})
+    if MODE == "legal.right_bar":
+        emit({"type": "widget", "id": "pong", "position": "right_bar", "title": "Pong", "lines": ["1 pong"]})
+    if MODE == "legal.unknown_position":
+        emit({"type": "widget", "id": "pong", "position": "floating", "title": "Pong", "lines": ["1 pong"]})
+    if MODE == "frames.widget_id":
+        emit({"type": "widget", "position": "above_input", "title": "Pong", "lines": ["1 pong"]})
+    if MODE == "frames.widget_clear_id":
+        emit({"type": "widget_clear"})
+    if MODE == "frames.status_key":
+        emit({"type": "status", "level": "info", "text": "pong"})
+    if MODE == "frames.level":
+        emit({"type": "notify", "level": "loud", "message": "pong"})
+    if MODE == "calls.prompt_empty":
+        emit({"type": "command_response", "id": rid, "action": "prompt", "prompt": "  "})
+        return
     action = "explode" if MODE == "calls.command" else "display"
     emit({"type": "command_response", "id": rid, "action": action, "display": "pong"})
     if MODE == "calls.ids":
         emit({"type": "command_response", "id": "bogus-7", "action": "display", "display": "pong"})
 
 
+def answer_later(rid, frame):
+    def fire():
+        if timers.pop(rid, None) is not None:
+            emit(frame)
+    t = threading.Timer(LATE, fire)
+    timers[rid] = t
+    t.start()
+
+
+def ask(msg):
+    pid = "ask-" + msg["id"]
+    asks[pid] = msg["id"]
+    emit({"type": "open_panel", "panel": {"id": pid, "title": "Question", "lines": ["Go on?"], "footer": "enter yes - esc no"}})
+
+
 def tool(msg):
+    seen_calls.add(msg["id"])
+    if msg.get("name") == "ask":
+        ask(msg)
+        return
+    if MODE == "calls.tool_timeout":
+        return  # never answers
+    if MODE == "legal.slow_tool":
+        time.sleep(LATE)
     args = msg.get("args")
     text = args.get("text") if isinstance(args, dict) else None
     if MODE == "ok-additions":
@@ -149,8 +215,14 @@ def tool(msg):
         emit({"type": "tool_result", "id": msg["id"], "is_error": True, "content": [block]})
         return
     block = {"type": "video"} if MODE == "calls.tool" else {"type": "text", "text": text}
+    if MODE == "calls.tool_branch" and args.get("mode") == "loud":
+        block = {"type": "shout", "text": text.upper()}
     details = {"last": ("x" * (300 << 10)) if MODE == "state.details" else text}
-    emit({"type": "tool_result", "id": msg["id"], "content": [block], "details": details})
+    result = {"type": "tool_result", "id": msg["id"], "content": [block], "details": details}
+    if ASYNC:
+        answer_later(msg["id"], result)
+        return
+    emit(result)
 
 
 def intercept(msg):
@@ -171,6 +243,12 @@ def handle(msg):
     if MODE == "calls.unknown_fields" and "zut_test_unknown" in msg:
         sys.exit(3)
     if kind == "hello_ack":
+        if MODE == "legal.pipelined":
+            if msg.get("protocol_version") != 2:
+                sys.exit(1)
+            return  # registered already, right after hello (C4)
+        if msg.get("protocol_version") != 2 and MODE == "handshake.version_linger":
+            return  # neither stops nor says anything
         if msg.get("protocol_version") != 2 and MODE != "handshake.version_mismatch":
             log("zut speaks protocol_version %r, this script 2" % msg.get("protocol_version"))
             sys.exit(1)
@@ -184,6 +262,16 @@ def handle(msg):
     elif kind == "tool_cancel":
         if MODE == "cancel.tool_cancel":
             sys.exit(5)
+        cid = msg.get("id")
+        if MODE == "cancel.unknown_id" and cid not in seen_calls:
+            sys.exit(7)
+        if MODE == "legal.cancel_async" and cid in timers:
+            timers.pop(cid).cancel()
+        if MODE == "legal.interactive":
+            for pid, call in list(asks.items()):
+                if call == cid:
+                    del asks[pid]
+                    emit({"type": "panel_close", "panel_id": pid})
     elif kind == "event_intercept":
         intercept(msg)
     elif kind == "event":
@@ -191,6 +279,15 @@ def handle(msg):
             sys.exit(4)
         if MODE == "state.restore" and msg.get("event") == "session_switched" and "state" in msg:
             sys.exit(6)
+    elif kind == "panel_key" and msg.get("panel_id") in asks:
+        pid = msg.get("panel_id")
+        if msg.get("key") == "enter":
+            call = asks.pop(pid)
+            emit({"type": "panel_close", "panel_id": pid})
+            emit({"type": "tool_result", "id": call, "content": [{"type": "text", "text": "yes"}]})
+    elif kind == "panel_close" and msg.get("panel_id") in asks:
+        call = asks.pop(msg.get("panel_id"))
+        emit({"type": "tool_result", "id": call, "is_error": True, "content": [{"type": "text", "text": "the user closed the question"}]})
     elif kind == "panel_key":
         pid = msg.get("panel_id")
         emit({"type": "panel_render", "panel_id": "other" if MODE == "panels.keys" else pid,
@@ -199,6 +296,9 @@ def handle(msg):
         panel_open.discard(msg.get("panel_id"))
         if MODE == "panels.close":
             emit({"type": "panel_render", "panel_id": msg.get("panel_id"), "lines": ["still here"]})
+        if MODE == "panels.close.late":
+            pid = msg.get("panel_id")
+            threading.Timer(LATE, lambda: emit({"type": "panel_render", "panel_id": pid, "lines": ["still here"]})).start()
     elif kind == "command_complete":
         if MODE != "additions.complete":
             emit({"type": "command_completions", "id": msg["id"], "items": ["pong", "ping"]})
@@ -215,6 +315,8 @@ def handle(msg):
     elif kind == "shutdown":
         if MODE == "robustness.shutdown":
             return
+        if MODE == "robustness.shutdown_noack":
+            sys.exit(0)
         if MODE == "robustness.process_group":
             subprocess.Popen(["sleep", "30"])
         if MODE == "robustness.process_group.setsid":
@@ -246,6 +348,8 @@ def lines():
 
 def main():
     hello()
+    if MODE == "legal.pipelined":
+        register()
     for line in lines():
         handle(json.loads(line))
     if MODE == "robustness.stdin_closed":
