@@ -147,7 +147,7 @@ func (s *Server) Requests() []Recorded {
 // BaseURL is the base URL a client of wire w needs.
 func (s *Server) BaseURL(w provider.Wire) string {
 	switch w {
-	case provider.WireChat, provider.WireResponses:
+	case provider.WireChat, provider.WireResponses, provider.WireCodex:
 		return s.URL + "/v1"
 	}
 	return s.URL
