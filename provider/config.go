@@ -423,7 +423,7 @@ func noKeyError(p *ProviderInfo, home string) error {
 	if oa, ok := LookupOAuth(p.Name, nil); ok {
 		msg += fmt.Sprintf(", or sign in with %s: %s", oa.Title, oa.Login)
 	}
-	return errors.New(msg)
+	return errors.New(msg + "; without any key, the README's keyless demo runs zut against the scripted model server")
 }
 
 // ReasoningLevels are the --reasoning levels, in order; a thinking budget

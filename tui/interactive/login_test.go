@@ -1,7 +1,10 @@
 package interactive
 
 import (
+	"io"
+	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -42,5 +45,57 @@ func TestUILogin(t *testing.T) {
 	}
 	if strings.Contains(h.screen(true), "sk-ant-typed-secret") {
 		t.Errorf("the key shows in the transcript")
+	}
+}
+
+// TestUILoginSubscription: /login anthropic --subscription shows the
+// link; authorized at the fake authorization server, whose page shows
+// code#state, the pasted code is traded (the fake checks PKCE and the
+// state), the sign-in saved, and the next request carries its token as a
+// bearer with the subscription's system prompt first.
+func TestUILoginSubscription(t *testing.T) {
+	o := providertest.NewOAuthServer(3600)
+	defer o.Close()
+	o.SetAccount("me@example.com", "")
+	h := startUI(t, uiOptions{width: 600, height: 30, replies: []providertest.Reply{{Text: "with a subscription"}},
+		vars: map[string]string{
+			"ANTHROPIC_API_KEY":                 "",
+			"ZUT_ANTHROPIC_OAUTH_AUTHORIZE_URL": o.URL + "/authorize",
+			"ZUT_ANTHROPIC_OAUTH_TOKEN_URL":     o.URL + "/token",
+			"ZUT_ANTHROPIC_OAUTH_REDIRECT_URI":  o.URL + "/code",
+		}})
+	h.idle()
+	h.enter("/login anthropic --subscription")
+	h.waitText("Sign in with Claude Pro/Max: open this link")
+	h.waitText("Paste the code the page shows")
+	link := regexp.MustCompile(`http://127\.0\.0\.1:\d+/authorize\?\S+`).FindString(h.screen(true))
+	if link == "" {
+		t.Fatalf("no link on the screen:\n%s", h.screen(true))
+	}
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	code, ok := strings.CutPrefix(strings.TrimSpace(string(page)), "Paste this into zut: ")
+	if !ok {
+		t.Fatalf("the code page says %q; failures %v", page, o.Failures())
+	}
+	h.typeText(code)
+	h.send("\r")
+	h.waitText("signed in to Claude Pro/Max as me@example.com")
+	h.idle()
+	h.enter("hello")
+	h.waitText("with a subscription")
+	reqs := h.srv.Requests()
+	if len(reqs) != 1 || !o.Valid(reqs[0].Bearer) || !strings.Contains(reqs[0].Header.Get("Anthropic-Beta"), "oauth-2025-04-20") {
+		t.Fatalf("the request after the sign-in: %d requests, bearer %q", len(reqs), reqs[0].Bearer)
+	}
+	if sys, _ := reqs[0].Body["system"].([]any); len(sys) == 0 || sys[0].(map[string]any)["text"] != provider.SubscriptionSystemPrefix {
+		t.Errorf("system = %v, want the subscription's prefix first", reqs[0].Body["system"])
+	}
+	if strings.Contains(h.screen(true), reqs[0].Bearer) {
+		t.Errorf("the token shows on the screen")
 	}
 }
