@@ -94,11 +94,12 @@ var SignIns = []string{"anthropic", "openai-codex"}
 // "openai-codex" and its aliases "chatgpt" and "codex"), with the
 // endpoints the environment names. ok is false for a provider without one.
 func LookupOAuth(provider string, getenv func(string) string) (o *OAuth, ok bool) {
-	env := func(name, def string) string {
-		if getenv != nil {
-			if v := strings.TrimSpace(getenv(name)); v != "" {
-				return v
-			}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	or := func(v, def string) string {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
 		}
 		return def
 	}
@@ -107,32 +108,32 @@ func LookupOAuth(provider string, getenv func(string) string) (o *OAuth, ok bool
 		return &OAuth{
 			Provider:     "anthropic",
 			Title:        "Claude Pro/Max",
-			AuthorizeURL: env("ZUT_ANTHROPIC_OAUTH_AUTHORIZE_URL", "https://claude.ai/oauth/authorize"),
-			TokenURL:     env("ZUT_ANTHROPIC_OAUTH_TOKEN_URL", "https://platform.claude.com/v1/oauth/token"),
-			RedirectURI:  env("ZUT_ANTHROPIC_OAUTH_REDIRECT_URI", "https://platform.claude.com/oauth/code/callback"),
-			ClientID:     env("ZUT_ANTHROPIC_OAUTH_CLIENT_ID", "9d1c250a-e61b-44d9-88ed-5944d1962f5e"),
+			AuthorizeURL: or(getenv("ZUT_ANTHROPIC_OAUTH_AUTHORIZE_URL"), "https://claude.ai/oauth/authorize"),
+			TokenURL:     or(getenv("ZUT_ANTHROPIC_OAUTH_TOKEN_URL"), "https://platform.claude.com/v1/oauth/token"),
+			RedirectURI:  or(getenv("ZUT_ANTHROPIC_OAUTH_REDIRECT_URI"), "https://platform.claude.com/oauth/code/callback"),
+			ClientID:     or(getenv("ZUT_ANTHROPIC_OAUTH_CLIENT_ID"), "9d1c250a-e61b-44d9-88ed-5944d1962f5e"),
 			Scopes:       "org:create_api_key user:profile user:inference",
-			RevokeURL:    env("ZUT_ANTHROPIC_OAUTH_REVOKE_URL", ""),
+			RevokeURL:    or(getenv("ZUT_ANTHROPIC_OAUTH_REVOKE_URL"), ""),
 			// code=true asks for the page that shows the code to copy.
 			Extra:    url.Values{"code": {"true"}},
 			Login:    "zut auth login anthropic --subscription",
 			TokenEnv: "ZUT_ANTHROPIC_OAUTH_TOKEN_URL",
 		}, true
 	case "openai-codex", "chatgpt", "codex":
-		addr := env("ZUT_OPENAI_OAUTH_CALLBACK", CodexCallback)
+		addr := or(getenv("ZUT_OPENAI_OAUTH_CALLBACK"), CodexCallback)
 		return &OAuth{
 			Provider:     "openai-codex",
 			Title:        "ChatGPT",
-			AuthorizeURL: env("ZUT_OPENAI_OAUTH_AUTHORIZE_URL", "https://auth.openai.com/oauth/authorize"),
-			TokenURL:     env("ZUT_OPENAI_OAUTH_TOKEN_URL", "https://auth.openai.com/oauth/token"),
+			AuthorizeURL: or(getenv("ZUT_OPENAI_OAUTH_AUTHORIZE_URL"), "https://auth.openai.com/oauth/authorize"),
+			TokenURL:     or(getenv("ZUT_OPENAI_OAUTH_TOKEN_URL"), "https://auth.openai.com/oauth/token"),
 			RedirectURI:  CodexRedirectURI(addr),
-			ClientID:     env("ZUT_OPENAI_OAUTH_CLIENT_ID", "app_EMoamEEZ73f0CkXaXp7hrann"),
+			ClientID:     or(getenv("ZUT_OPENAI_OAUTH_CLIENT_ID"), "app_EMoamEEZ73f0CkXaXp7hrann"),
 			Scopes:       "openid profile email offline_access",
-			RevokeURL:    env("ZUT_OPENAI_OAUTH_REVOKE_URL", ""),
+			RevokeURL:    or(getenv("ZUT_OPENAI_OAUTH_REVOKE_URL"), ""),
 			Extra: url.Values{
 				"id_token_add_organizations": {"true"},
 				"codex_cli_simplified_flow":  {"true"},
-				"originator":                 {env("ZUT_OPENAI_CODEX_ORIGINATOR", "zut")},
+				"originator":                 {or(getenv("ZUT_OPENAI_CODEX_ORIGINATOR"), "zut")},
 			},
 			Form:     true,
 			Login:    "zut auth login openai-codex",

@@ -459,3 +459,26 @@ func TestSignInPiShape(t *testing.T) {
 		t.Errorf("SavedKeys = %v, want the key and no sign-in", keys)
 	}
 }
+
+// TestOAuthCheck: the endpoints of a sign-in must be https, or http to
+// this machine: a token must not travel in the clear.
+func TestOAuthCheck(t *testing.T) {
+	cases := []struct {
+		env  envMap
+		want string // "" for no error
+	}{
+		{envMap{}, ""},
+		{envMap{"ZUT_ANTHROPIC_OAUTH_TOKEN_URL": "http://127.0.0.1:9/token"}, ""},
+		{envMap{"ZUT_ANTHROPIC_OAUTH_TOKEN_URL": "http://localhost:9/token"}, ""},
+		{envMap{"ZUT_ANTHROPIC_OAUTH_TOKEN_URL": "http://tokens.example.com/token"}, "the token URL http://tokens.example.com/token is neither https nor http to this machine"},
+		{envMap{"ZUT_ANTHROPIC_OAUTH_AUTHORIZE_URL": "claude.ai/oauth"}, `the authorization URL "claude.ai/oauth" is not a URL`},
+		{envMap{"ZUT_ANTHROPIC_OAUTH_REVOKE_URL": "ftp://x/revoke"}, "the revocation URL"},
+	}
+	for _, tc := range cases {
+		oa, _ := provider.LookupOAuth("anthropic", tc.env.get)
+		err := oa.Check()
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check(%v) = %v, want %q", tc.env, err, tc.want)
+		}
+	}
+}

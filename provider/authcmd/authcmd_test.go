@@ -298,3 +298,19 @@ func errorsAs(err error, ue **UsageError) bool {
 	*ue = u
 	return ok
 }
+
+// TestCallbackLoopbackOnly: the ChatGPT callback listens on a loopback
+// address only.
+func TestCallbackLoopbackOnly(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:1455", "1455"} {
+		_, err := Begin(t.TempDir(), "openai-codex", func(k string) string {
+			if k == "ZUT_OPENAI_OAUTH_CALLBACK" {
+				return addr
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), "ZUT_OPENAI_OAUTH_CALLBACK="+addr) {
+			t.Errorf("Begin with the callback on %s: %v, want it refused", addr, err)
+		}
+	}
+}
