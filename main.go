@@ -10,7 +10,7 @@
 //	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs, init, test
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
 //	zut sessions [--all] [--json]   list saved sessions for this directory
-//	zut auth login|logout|status    save and show API keys
+//	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
@@ -213,7 +213,7 @@ Usage:
   zut ext <verb> [args]         manage extensions (zut help ext)
   zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
-  zut auth login|logout|status  save and show API keys (zut help auth)
+  zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
   zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
 

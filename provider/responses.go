@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -36,6 +38,11 @@ func (c *Responses) Stream(ctx context.Context, req *Request) (Stream, error) {
 		if rb.Instructions == "" {
 			rb.Instructions = codexInstructions
 		}
+		// The backend cannot look up earlier reasoning items by id when
+		// nothing is stored, so they are not sent back.
+		rb.Input = slices.DeleteFunc(rb.Input, func(item json.RawMessage) bool {
+			return bytes.HasPrefix(item, []byte(`{"type":"reasoning"`))
+		})
 		signed = codexSigned
 	}
 	body, err := json.Marshal(rb)

@@ -271,6 +271,10 @@ func TestTokenServerFaults(t *testing.T) {
 	}
 }
 
+// codexInstructionsSeen is the start of the instructions zut sends the
+// Codex backend when there is no system prompt.
+const codexInstructionsSeen = `"instructions":"You are a helpful coding assistant."`
+
 type envMap map[string]string
 
 func (m envMap) get(k string) string { return m[k] }
@@ -390,6 +394,23 @@ func TestCodexRequests(t *testing.T) {
 	}
 	if _, ok := rec.Body["max_output_tokens"]; ok || rec.Body["instructions"] != "You are zut." || rec.Body["store"] != false {
 		t.Errorf("body = %v, want instructions, store false and no max_output_tokens", rec.Body)
+	}
+
+	// A second turn after reasoning: the reasoning item is not sent back.
+	ctx := context.Background()
+	st, err := r.Client.Stream(ctx, &provider.Request{Messages: []provider.Message{
+		{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: "hi"}}},
+		{Role: provider.RoleAssistant, Content: []provider.Block{{Type: provider.BlockThinking, Text: "hm", Signature: "enc", ID: "rs_1", Origin: "openai-codex"}, {Type: provider.BlockText, Text: "hello"}}},
+		{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: "again"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st.Next() {
+	}
+	st.Close()
+	if raw := string(api.Requests()[1].Raw); strings.Contains(raw, `"reasoning"`) && strings.Contains(raw, "rs_1") || !strings.Contains(raw, codexInstructionsSeen) {
+		t.Errorf("second request = %s, want no reasoning item and the default instructions", raw)
 	}
 }
 
