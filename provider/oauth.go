@@ -248,6 +248,9 @@ func (o *OAuth) Exchange(ctx context.Context, code, state string, p PKCE) (*OAut
 	if code == "" {
 		return nil, fmt.Errorf("%s sign-in: no code given — copy the code the page shows after you authorize, then run %s again", o.Title, o.Login)
 	}
+	if state == "" {
+		return nil, fmt.Errorf("%s sign-in: the code came without its state — paste the whole code the page shows, code#state, or run %s again", o.Title, o.Login)
+	}
 	if state != p.State {
 		return nil, fmt.Errorf("%s sign-in: the code belongs to another sign-in (its state does not match this one's) — run %s again and use the code of the page it opens", o.Title, o.Login)
 	}

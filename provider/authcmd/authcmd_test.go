@@ -190,6 +190,7 @@ func TestLoginSubscriptionMistakes(t *testing.T) {
 	cases := []struct{ name, paste, want string }{
 		{"other state", "code-1#not-this-sign-in", "the code belongs to another sign-in"},
 		{"nothing", "", "no code given"},
+		{"no state", "code-1", "the code came without its state"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
