@@ -217,6 +217,9 @@ func signIn(ctx context.Context, e *Env, name string) error {
 	} else {
 		fmt.Fprintln(e.Stdout, "Waiting for the browser (Ctrl+C stops)...")
 		if code, state, err = s.Wait(ctx); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s sign-in stopped before the browser came back; run %s to try again", o.Title, o.Login)
+			}
 			return err
 		}
 	}
