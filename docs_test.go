@@ -183,7 +183,7 @@ var subcommandLines = [][]string{
 	{"sessions"}, {"ext", "list"}, {"ext", "doctor"}, {"ext", "install"}, {"ext", "remove"},
 	{"ext", "enable"}, {"ext", "logs"}, {"ext", "init"}, {"ext", "test"},
 	{"mcp", "list"}, {"mcp", "doctor"}, {"mcp", "add"}, {"mcp", "remove"},
-	{"telegram", "setup"}, {"telegram", "logs"},
+	{"telegram", "setup"}, {"telegram", "logs"}, {"auth", "login"},
 }
 
 func TestDocsFlags(t *testing.T) {

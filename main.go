@@ -11,7 +11,7 @@
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, add-json, get, remove
 //	zut config show                 which setup files count here (zut's, Claude Code's, Codex's, pi's)
 //	zut sessions [--all] [--json]   list saved sessions for this directory
-//	zut auth login|logout|status    save and show API keys
+//	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
@@ -225,7 +225,7 @@ Usage:
   zut config show               which setup files count here: context files, templates, skills,
                                 settings and hooks, MCP servers (zut help config)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
-  zut auth login|logout|status  save and show API keys (zut help auth)
+  zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
   zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram
 

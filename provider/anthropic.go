@@ -25,7 +25,13 @@ func (c *Anthropic) Stream(ctx context.Context, req *Request) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(anthropicBody(req, model, c.Model, c.Provider))
+	ab := anthropicBody(req, model, c.Model, c.Provider)
+	if c.Bearer != nil {
+		// A subscription sign-in is accepted for requests that open with
+		// the system prompt of Anthropic's own CLI.
+		ab.System = append([]anthropicBlock{{Type: "text", Text: ptr(SubscriptionSystemPrefix)}}, ab.System...)
+	}
+	body, err := json.Marshal(ab)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +54,31 @@ func (c *Anthropic) Stream(ctx context.Context, req *Request) (Stream, error) {
 		frames: sseFrames,
 		dec:    &anthropicDecoder{asm: asm, origin: c.Provider},
 		asm:    asm,
+		signed: anthropicSigned,
 	}), nil
+}
+
+// SubscriptionSystemPrefix is the system block that opens every request
+// made with a Claude Pro/Max sign-in: the subscription serves requests
+// that identify as Anthropic's CLI.
+const SubscriptionSystemPrefix = "You are Claude Code, Anthropic's official CLI for Claude."
+
+// oauthBeta is the anthropic-beta value that lets a request carry an
+// OAuth token instead of an API key.
+const oauthBeta = "oauth-2025-04-20"
+
+// anthropicSigned adds oauthBeta to the request's anthropic-beta list.
+func anthropicSigned(h http.Header, _ Bearer) {
+	v := h.Get("Anthropic-Beta")
+	for _, f := range strings.Split(v, ",") {
+		if strings.TrimSpace(f) == oauthBeta {
+			return
+		}
+	}
+	if v != "" {
+		v += ","
+	}
+	h.Set("Anthropic-Beta", v+oauthBeta)
 }
 
 type anthropicRequest struct {

@@ -64,6 +64,7 @@ var builtinProviders = []ProviderInfo{
 	{Name: "gemini", Wire: WireChat, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 		KeyEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, BaseURLEnv: []string{"GEMINI_BASE_URL"}, DefaultModel: "gemini-2.5-pro",
 		Quirks: ChatQuirks{MaxTokensField: "max_tokens"}},
+	{Name: "openai-codex", Wire: WireCodex, BaseURL: "https://chatgpt.com/backend-api/codex", DefaultModel: "gpt-5.3-codex"},
 	{Name: "ollama", Wire: WireChat, BaseURL: "http://127.0.0.1:11434/v1",
 		KeyEnv: []string{"OLLAMA_API_KEY"}, BaseURLEnv: []string{"OLLAMA_BASE_URL", "OLLAMA_HOST"}, Local: true,
 		Quirks: ChatQuirks{MaxTokensField: "max_tokens"}},
@@ -81,6 +82,8 @@ var providerAliases = map[string]string{
 	"llama.cpp": "llamacpp",
 	"llama-cpp": "llamacpp",
 	"responses": "openai-responses",
+	"chatgpt":   "openai-codex",
+	"codex":     "openai-codex",
 }
 
 func anthropicModel(id string, ctx, out int, in, outPrice float64, reasoning string) Model {
@@ -95,6 +98,11 @@ func openAIModel(id string, ctx, out int, in, cached, outPrice float64, reasonin
 
 func chatModel(provider, id string, ctx, out int, p Prices, reasoning string, images bool) Model {
 	return Model{Provider: provider, ID: id, Wire: WireChat, ContextWindow: ctx, MaxOutput: out, Prices: p, Reasoning: reasoning, Images: images}
+}
+
+func codexModel(id string) Model {
+	return Model{Provider: "openai-codex", ID: id, Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok,
+		Reasoning: ReasoningEffort, Images: true}
 }
 
 const (
@@ -145,6 +153,15 @@ var builtinModels = func() []Model {
 
 		chatModel("gemini", "gemini-2.5-pro", 1048576, 65536, Prices{Input: 1.25, Output: 10}, ReasoningEffort, true),
 		chatModel("gemini", "gemini-2.5-flash", 1048576, 65536, Prices{Input: 0.3, Output: 2.5}, ReasoningEffort, true),
+
+		// The models of a ChatGPT sign-in, as published for Codex in
+		// 2026; the subscription pays for them, so they have no prices.
+		codexModel("gpt-5.3-codex"),
+		codexModel("gpt-5.4"),
+		codexModel("gpt-5.2-codex"),
+		codexModel("gpt-5.2"),
+		codexModel("gpt-5.1-codex-max"),
+		codexModel("gpt-5.1-codex-mini"),
 	}
 	// The Responses provider serves the same OpenAI models.
 	for _, x := range ms {

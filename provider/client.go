@@ -49,6 +49,10 @@ type Config struct {
 	// Model is the catalog entry of the model: default output limit,
 	// reasoning style and prices (costs are filled in when it is set).
 	Model *Model
+	// Bearer, when set, is a subscription sign-in: each attempt sends its
+	// token as Authorization: Bearer instead of APIKey, and a 401 renews
+	// the token once and tries again.
+	Bearer BearerSource
 }
 
 // limits are c.Limits with the defaults applied for c.Model.
@@ -123,6 +127,9 @@ type call struct {
 	// max_tokens instead of max_completion_tokens); it returns false when it
 	// has nothing to change.
 	adjust func(e *APIError) ([]byte, bool)
+	// signed sets the headers of a subscription sign-in besides
+	// Authorization (cfg.Bearer set).
+	signed func(h http.Header, b Bearer)
 }
 
 type streamState int
@@ -162,9 +169,11 @@ type httpStream struct {
 	start       time.Time   // the first attempt began
 	deadline    *time.Timer // the response deadline of the attempt
 	firstByte   time.Duration
-	cutByBudget bool  // firstByte was cut to the rest of the retry budget
-	body        int64 // body bytes of the attempt
-	window      int   // body bytes since the progress window last restarted
+	cutByBudget bool   // firstByte was cut to the rest of the retry budget
+	body        int64  // body bytes of the attempt
+	window      int    // body bytes since the progress window last restarted
+	token       string // the bearer token of the attempt (cfg.Bearer)
+	renewed     bool   // a 401 has renewed the token once
 }
 
 func newStream(ctx context.Context, c *call) *httpStream {
@@ -277,6 +286,15 @@ func (s *httpStream) begin() {
 func (s *httpStream) connect() {
 	cfg := s.c.cfg
 	lim := s.lim
+	var bearer Bearer
+	if cfg.Bearer != nil {
+		b, err := cfg.Bearer.Bearer(s.ctx)
+		if err != nil {
+			s.finish(err)
+			return
+		}
+		bearer, s.token = b, b.Token
+	}
 	actx, cancel := context.WithCancelCause(s.ctx)
 	s.mu.Lock()
 	if s.closed {
@@ -312,6 +330,13 @@ func (s *httpStream) connect() {
 	}
 	if req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", "zut")
+	}
+	if cfg.Bearer != nil {
+		req.Header.Del("X-Api-Key")
+		req.Header.Set("Authorization", "Bearer "+bearer.Token)
+		if s.c.signed != nil {
+			s.c.signed(req.Header, bearer)
+		}
 	}
 	resp, err := cfg.httpClient().Do(req)
 	if err != nil {
@@ -479,11 +504,16 @@ func (s *httpStream) connError(actx context.Context, err error, reading bool) er
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	ce.Err = errors.New(redactIn(redact(err.Error(), cfg.APIKey), s.c.url))
+	ce.Err = errors.New(redactIn(s.hide(err.Error()), s.c.url))
 	if !retryableConn(err) {
 		ce.Err = &permanent{ce.Err}
 	}
 	return ce
+}
+
+// hide redacts the key and the bearer token of the attempt from text.
+func (s *httpStream) hide(text string) string {
+	return redact(redact(text, s.c.cfg.APIKey), s.token)
 }
 
 // permanent marks a connection error that another attempt cannot fix.
@@ -531,7 +561,18 @@ func (s *httpStream) failed(err error) {
 	retry, serverDelay := false, time.Duration(0)
 	switch {
 	case errors.As(err, &ae):
-		ae.Message = redact(ae.Message, cfg.APIKey)
+		ae.Message = s.hide(ae.Message)
+		if ae.Status == http.StatusUnauthorized && cfg.Bearer != nil && !s.renewed && !s.output {
+			// The token may have been revoked or expired early: renew it
+			// once (another zut may already have) and try again.
+			s.renewed = true
+			if _, rerr := cfg.Bearer.Renew(s.ctx, s.token); rerr != nil {
+				s.finish(rerr)
+				return
+			}
+			s.retry(err, 0)
+			return
+		}
 		if (ae.Status == http.StatusBadRequest || ae.Status == http.StatusUnprocessableEntity) && s.c.adjust != nil && !s.output {
 			if body, ok := s.c.adjust(ae); ok {
 				s.c.body = body

@@ -61,8 +61,12 @@ type Resolved struct {
 	BaseURL   string
 	Reasoning Reasoning // parsed --reasoning, for Request.Reasoning
 	// KeySource says where the key came from: "--api-key", an environment
-	// variable name, "auth.json", or "" when none is used.
+	// variable name, "auth.json", SubscriptionSource for a sign-in, or ""
+	// when none is used.
 	KeySource string
+	// SignIn names the subscription the requests are made with ("Claude
+	// Pro/Max", "ChatGPT"), "" with a key.
+	SignIn string
 	// BaseURLSource says where BaseURL came from: "--base-url", "$NAME"
 	// of an environment variable, "models.json", or "the built-in
 	// default" (errors name it).
@@ -125,16 +129,24 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 	}
 	r.Provider = *p
 
-	// Key: flag, environment, auth.json.
+	// Key: flag, environment, auth.json (a key or a subscription sign-in).
 	key := o.APIKey
+	var signIn *SignIn
 	switch {
 	case key != "":
 		r.KeySource = "--api-key"
 	default:
 		if k, env := keyFromEnv(p, &o); k != "" {
 			key, r.KeySource = k, env
-		} else if e, ok := auth[p.Name]; ok && e.APIKey != "" {
-			key, r.KeySource = e.APIKey, "auth.json"
+		} else if e, ok := auth[p.Name]; ok && e.key() != "" {
+			key, r.KeySource = e.key(), "auth.json"
+		} else if oa := signInOf(auth, p.Name, o.Getenv); oa != nil {
+			if err := oa.Check(); err != nil {
+				return nil, err
+			}
+			oa.HTTPClient = o.HTTPClient
+			signIn = NewSignIn(o.Home, oa)
+			r.KeySource, r.SignIn = SubscriptionSource, oa.Title
 		}
 	}
 	// Base URL: flag, environment, catalog.
@@ -156,13 +168,13 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 	if err := CheckBaseURL(r.BaseURL, r.BaseURLSource); err != nil {
 		return nil, err
 	}
-	if key == "" && !p.Local && o.BaseURL == "" {
+	if key == "" && signIn == nil && !p.Local && o.BaseURL == "" {
 		if authErr != nil {
 			return nil, fmt.Errorf("%s: no API key: %v", p.Name, authErr)
 		}
-		return nil, fmt.Errorf("%s: no API key — %s, or save one in %s", p.Name, p.keyHint(), AuthPath(o.Home))
+		return nil, noKeyError(p, o.Home)
 	}
-	if key == "" && !p.Local {
+	if key == "" && signIn == nil && !p.Local {
 		why := "no API key is set"
 		if authErr != nil {
 			why = "auth.json was refused"
@@ -206,6 +218,12 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 		HTTPClient: o.HTTPClient,
 		Limits:     envLimits.merge(o.Limits),
 	}
+	if signIn != nil {
+		cfg.Bearer = signIn
+	}
+	if v := o.getenv("ZUT_OPENAI_CODEX_ORIGINATOR"); v != "" && p.Wire == WireCodex {
+		cfg.Header = http.Header{"Originator": {v}}
+	}
 	if r.Known {
 		md := r.Model
 		cfg.Model = &md
@@ -226,6 +244,9 @@ func Resolve(ctx context.Context, o Options) (*Resolved, error) {
 func rejectedKeyHint(p *ProviderInfo, source, home string) string {
 	login := "zut auth login " + p.Name
 	switch {
+	case source == SubscriptionSource:
+		oa, _ := LookupOAuth(p.Name, nil)
+		return "the " + oa.Title + " sign-in saved in " + AuthPath(home) + " was refused even with a renewed token; sign in again with " + oa.Login
 	case source == "--api-key":
 		return "the key given with --api-key was rejected; check it, or save a working one with " + login
 	case source == "auth.json":
@@ -268,6 +289,8 @@ func NewClient(w Wire, cfg Config, q ChatQuirks) Client {
 		return &Anthropic{Config: cfg}
 	case WireResponses:
 		return &Responses{Config: cfg}
+	case WireCodex:
+		return &Responses{Config: cfg, Codex: true}
 	case WireOllama:
 		return &Ollama{Config: cfg}
 	}
@@ -315,7 +338,7 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 		if k, _ := keyFromEnv(p, o); k != "" {
 			return true
 		}
-		return auth[p.Name].APIKey != ""
+		return auth[p.Name].key() != "" || signInOf(auth, p.Name, nil) != nil
 	}
 	if modelID != "" {
 		ms := cat.withID(modelID)
@@ -370,7 +393,40 @@ func pickProvider(ctx context.Context, cat *catalog, auth map[string]authEntry, 
 		}
 		return p, modelID, nil
 	}
-	return nil, "", errors.New("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or another provider's key, see zut --list-models), save a key in auth.json, or start Ollama or llama.cpp (nothing answered at " + strings.Join(tried, ", ") + ")")
+	return nil, "", errors.New("no model provider is configured: " + SignInAdvice + "; or set ANTHROPIC_API_KEY or OPENAI_API_KEY (or another provider's key, see zut --list-models), start Ollama or llama.cpp (nothing answered at " + strings.Join(tried, ", ") + "), or try the keyless demo of the README (the scripted model server)")
+}
+
+// SignInAdvice says how to give zut a credential, for the no-key
+// messages of every mode.
+const SignInAdvice = "save a key with zut auth login PROVIDER (/login inside zut), or sign in with a subscription: zut auth login anthropic --subscription (Claude Pro/Max) or zut auth login openai-codex (ChatGPT)"
+
+// SubscriptionSource is Resolved.KeySource for a sign-in of auth.json.
+const SubscriptionSource = "auth.json (subscription)"
+
+// signInOf is the sign-in of provider saved in auth, nil when there is
+// none (or the provider has no sign-in zut knows).
+func signInOf(auth map[string]authEntry, provider string, getenv func(string) string) *OAuth {
+	e, ok := auth[provider]
+	if !ok || !e.oauth() || !e.usable() {
+		return nil
+	}
+	oa, ok := LookupOAuth(provider, getenv)
+	if !ok || oa.Provider != provider {
+		return nil
+	}
+	return oa
+}
+
+// noKeyError says how to give provider p a credential.
+func noKeyError(p *ProviderInfo, home string) error {
+	if oa, ok := LookupOAuth(p.Name, nil); ok && len(p.KeyEnv) == 0 {
+		return fmt.Errorf("%s: not signed in — run %s (or /login inside zut) to sign in with %s", p.Name, oa.Login, oa.Title)
+	}
+	msg := fmt.Sprintf("%s: no API key — %s, save one with zut auth login %s (/login inside zut; it goes to %s)", p.Name, p.keyHint(), p.Name, AuthPath(home))
+	if oa, ok := LookupOAuth(p.Name, nil); ok {
+		msg += fmt.Sprintf(", or sign in with %s: %s", oa.Title, oa.Login)
+	}
+	return errors.New(msg + "; without any key, the README's keyless demo runs zut against the scripted model server")
 }
 
 // ReasoningLevels are the --reasoning levels, in order; a thinking budget

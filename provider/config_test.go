@@ -123,7 +123,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "nothing configured",
 			opts:    Options{Probe: fakeProbe(nil)},
-			wantErr: "no model provider is configured: set ANTHROPIC_API_KEY",
+			wantErr: "no model provider is configured: save a key with zut auth login PROVIDER (/login inside zut), or sign in with a subscription: zut auth login anthropic --subscription (Claude Pro/Max) or zut auth login openai-codex (ChatGPT); or set ANTHROPIC_API_KEY",
 		},
 		{
 			name:    "provider without key",

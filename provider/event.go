@@ -42,7 +42,7 @@ func newDecoder(w Wire, asm *assembler, origin string) decoder {
 	switch w {
 	case WireAnthropic:
 		return &anthropicDecoder{asm: asm, origin: origin}
-	case WireResponses:
+	case WireResponses, WireCodex:
 		return &responsesDecoder{asm: asm, origin: origin}
 	case WireOllama:
 		return &ollamaDecoder{asm: asm, origin: origin}

@@ -92,3 +92,42 @@ func FuzzErrorBody(f *testing.F) {
 		_ = e.retryable()
 	})
 }
+
+// FuzzAuthFile feeds arbitrary auth.json bytes to its parser: no panic,
+// and every entry it accepts is a key, a sign-in or nothing usable, and
+// survives a write and a read unchanged.
+func FuzzAuthFile(f *testing.F) {
+	f.Add([]byte(`{"anthropic": {"api_key": "sk-ant-x"}}`))
+	f.Add([]byte(`{"anthropic": {"type": "oauth", "access": "a", "refresh": "r", "expires": 1767225600000}}`))
+	f.Add([]byte(`{"openrouter": {"type": "api_key", "key": "k"}, "x": {"type": "oauth", "accountId": "id", "extra": 1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := parseAuth("auth.json", data)
+		if err != nil {
+			return
+		}
+		out, err := json.Marshal(entries)
+		if err != nil {
+			t.Fatalf("marshal %v: %v", entries, err)
+		}
+		again, err := parseAuth("auth.json", out)
+		if err != nil {
+			t.Fatalf("the written file %s does not read back: %v", out, err)
+		}
+		for name, e := range entries {
+			if again[name].key() != e.key() || again[name].oauth() != e.oauth() || again[name].Access != e.Access {
+				t.Fatalf("%s: %+v read back as %+v", name, e, again[name])
+			}
+		}
+	})
+}
+
+// FuzzTokenClaims feeds arbitrary tokens to the JWT claim reader: no
+// panic, whatever the token.
+func FuzzTokenClaims(f *testing.F) {
+	f.Add("eyJhbGciOiJub25lIn0.eyJlbWFpbCI6ImFAYi5jIn0.sig")
+	f.Add("a.b.c")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, tok string) {
+		jwtClaims(tok)
+	})
+}

@@ -47,13 +47,16 @@ func (e *UnknownProviderError) Error() string {
 
 func quote(s string) string { return `"` + s + `"` }
 
-// SavedKeys returns the keys saved in home's auth.json by provider name,
-// for zut auth status. The error says what is wrong with the file.
+// SavedKeys returns the API keys saved in home's auth.json by provider
+// name (subscription sign-ins are not keys: SavedCredentials lists them).
+// The error says what is wrong with the file.
 func SavedKeys(home string) (map[string]string, error) {
 	entries, err := readAuth(home)
 	out := map[string]string{}
 	for name, e := range entries {
-		out[name] = e.APIKey
+		if k := e.key(); k != "" {
+			out[name] = k
+		}
 	}
 	return out, err
 }

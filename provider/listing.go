@@ -23,7 +23,8 @@ type ModelListing struct {
 	Images        bool    `json:"images,omitempty"`
 	Default       bool    `json:"default,omitempty"` // the provider's default model
 	// Ready says whether zut can use the model now: "key" (a key is set),
-	// "local" (the local server answered), or "" (no key).
+	// "sub" (a subscription sign-in is saved), "local" (the local server
+	// answered), or "" (no key).
 	Ready string `json:"ready,omitempty"`
 }
 
@@ -63,7 +64,7 @@ func ListModels(ctx context.Context, o Options, w io.Writer, asJSON bool) error 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, "\n* default model of its provider. READY: key = a key is set, local = the server answered.\nUse: zut --model provider/model. Prices are USD per million tokens; override them in models.json.")
+	_, err = fmt.Fprintln(w, "\n* default model of its provider. READY: key = a key is set, sub = signed in with a subscription, local = the server answered.\nUse: zut --model provider/model. Prices are USD per million tokens; override them in models.json.")
 	return err
 }
 
@@ -94,8 +95,10 @@ func Listings(ctx context.Context, o Options) ([]ModelListing, error) {
 			continue
 		}
 		ready := ""
-		if k, _ := keyFromEnv(p, &o); k != "" || auth[p.Name].APIKey != "" || (o.APIKey != "" && only != nil) {
+		if k, _ := keyFromEnv(p, &o); k != "" || auth[p.Name].key() != "" || (o.APIKey != "" && only != nil) {
 			ready = "key"
+		} else if signInOf(auth, p.Name, nil) != nil {
+			ready = "sub"
 		}
 		if p.Local {
 			base := p.BaseURL

@@ -11,6 +11,10 @@ const (
 	WireResponses Wire = "responses" // OpenAI Responses, POST /responses
 	WireOllama    Wire = "ollama"    // Ollama's native API, POST /api/chat
 	WireDemo      Wire = "demo"      // the built-in demo model, in-process (Demo)
+	// WireCodex is the Responses API as ChatGPT's Codex backend serves it
+	// to a ChatGPT sign-in, POST /responses under
+	// https://chatgpt.com/backend-api/codex.
+	WireCodex Wire = "codex"
 )
 
 // ParseWire accepts a wire name as written in models.json or on the command
@@ -25,8 +29,10 @@ func ParseWire(s string) (Wire, error) {
 		return WireResponses, nil
 	case "ollama", "ollama-native":
 		return WireOllama, nil
+	case "codex", "openai-codex":
+		return WireCodex, nil
 	}
-	return "", fmt.Errorf("unknown wire %q: use anthropic, chat, responses or ollama", s)
+	return "", fmt.Errorf("unknown wire %q: use anthropic, chat, responses, codex or ollama", s)
 }
 
 // Reasoning styles of a model: how thinking is switched on.

@@ -69,8 +69,9 @@ func requestCases(t testing.TB) []struct {
 		f(r)
 		return r
 	}
-	deepseek := builtinProviders[4].Quirks
-	mistral := builtinProviders[6].Quirks
+	ds, _ := builtinProvider("deepseek")
+	ms, _ := builtinProvider("mistral")
+	deepseek, mistral := ds.Quirks, ms.Quirks
 	return []struct {
 		name string
 		body any

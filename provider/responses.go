@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -13,7 +15,15 @@ import (
 // concurrent use.
 type Responses struct {
 	Config
+	// Codex speaks to ChatGPT's Codex backend (WireCodex): the request
+	// always has instructions and no max_output_tokens, and a sign-in's
+	// requests name the ChatGPT account.
+	Codex bool
 }
+
+// codexInstructions stand in for an empty system prompt: the Codex
+// backend refuses a request without instructions.
+const codexInstructions = "You are a helpful coding assistant."
 
 // Stream sends req and returns its response stream.
 func (c *Responses) Stream(ctx context.Context, req *Request) (Stream, error) {
@@ -21,7 +31,21 @@ func (c *Responses) Stream(ctx context.Context, req *Request) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(responsesBody(req, model, c.Model, c.Provider))
+	rb := responsesBody(req, model, c.Model, c.Provider)
+	var signed func(http.Header, Bearer)
+	if c.Codex {
+		rb.MaxOutputTokens = nil
+		if rb.Instructions == "" {
+			rb.Instructions = codexInstructions
+		}
+		// The backend cannot look up earlier reasoning items by id when
+		// nothing is stored, so they are not sent back.
+		rb.Input = slices.DeleteFunc(rb.Input, func(item json.RawMessage) bool {
+			return bytes.HasPrefix(item, []byte(`{"type":"reasoning"`))
+		})
+		signed = codexSigned
+	}
+	body, err := json.Marshal(rb)
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +53,15 @@ func (c *Responses) Stream(ctx context.Context, req *Request) (Stream, error) {
 	if c.APIKey != "" {
 		h.Set("Authorization", "Bearer "+c.APIKey)
 	}
+	if c.Codex {
+		h.Set("Openai-Beta", "responses=experimental")
+		if h.Get("Originator") == "" {
+			h.Set("Originator", "zut")
+		}
+	}
 	asm := &assembler{}
 	return newStream(ctx, &call{
+		signed: signed,
 		cfg:    &c.Config,
 		url:    openAIBase(c.BaseURL) + "/responses",
 		header: h,
@@ -207,6 +238,13 @@ func responsesBody(req *Request, model string, m *Model, origin string) *respons
 		out.Temperature = nil
 	}
 	return out
+}
+
+// codexSigned names the ChatGPT account of a sign-in.
+func codexSigned(h http.Header, b Bearer) {
+	if b.AccountID != "" {
+		h.Set("Chatgpt-Account-Id", b.AccountID)
+	}
 }
 
 func dataURL(b Block) string { return "data:" + b.MIMEType + ";base64," + b.Data }

@@ -63,13 +63,24 @@ func EnvHelp() string {
 	for _, l := range provider.LimitSettings {
 		fmt.Fprintf(&b, "  %-23s %-19s default %s\n", l.Env, l.Key, l.Default)
 	}
+	b.WriteString("\nSubscription sign-ins (zut help auth; the defaults are the providers' own, unconfirmed by public API docs):\n\n")
+	for _, v := range provider.OAuthVars {
+		fmt.Fprintf(&b, "  %-33s %s\n", v.Name, v.What)
+	}
 	b.WriteString("\nModel providers (a flag beats a variable, a variable beats auth.json):\n\n")
 	for _, p := range provider.BuiltinProviders() {
 		keys := strings.Join(p.KeyEnv, ", ")
 		if keys == "" {
 			keys = "(no key)"
+			if _, ok := provider.LookupOAuth(p.Name, nil); ok {
+				keys = "(a sign-in: zut auth login " + p.Name + ")"
+			}
 		}
-		fmt.Fprintf(&b, "  %-17s key %s; base URL %s\n", p.Name, keys, strings.Join(p.BaseURLEnv, ", "))
+		bases := strings.Join(p.BaseURLEnv, ", ")
+		if bases == "" {
+			bases = "--base-url only"
+		}
+		fmt.Fprintf(&b, "  %-17s key %s; base URL %s\n", p.Name, keys, bases)
 	}
 	b.WriteString("\nmodels.json may name more: api_key_env and base_url_env of a provider (docs/providers.md).\n")
 	return b.String()

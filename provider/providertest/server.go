@@ -75,6 +75,9 @@ type Recorded struct {
 	Path   string
 	Header http.Header // request headers without credentials
 	HasKey bool        // a credential header was present
+	// Bearer is the token of an Authorization: Bearer header, for tests
+	// of sign-ins ("" without one).
+	Bearer string
 	Body   map[string]any
 	Raw    []byte
 	Model  string
@@ -147,7 +150,7 @@ func (s *Server) Requests() []Recorded {
 // BaseURL is the base URL a client of wire w needs.
 func (s *Server) BaseURL(w provider.Wire) string {
 	switch w {
-	case provider.WireChat, provider.WireResponses:
+	case provider.WireChat, provider.WireResponses, provider.WireCodex:
 		return s.URL + "/v1"
 	}
 	return s.URL
@@ -194,6 +197,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, _ := io.ReadAll(r.Body)
 	rec := Recorded{Wire: wire, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
+	if t, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		rec.Bearer = t
+	}
 	for _, h := range secretHeaders {
 		if rec.Header.Get(h) != "" {
 			rec.HasKey = true

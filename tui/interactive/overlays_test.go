@@ -61,7 +61,7 @@ func overlayCases() []overlayCase {
 		{name: "fork", command: "/fork", wait: "Fork from"},
 		{name: "tree", command: "/tree", wait: "Session tree"},
 		{name: "permissions", command: "/permissions", wait: "Permissions"},
-		{name: "login", command: "/login", wait: "Save an API key", enterKeeps: true},
+		{name: "login", command: "/login", wait: "Sign in, or save an API key", enterKeeps: true},
 		{name: "login-key", command: "/login anthropic", wait: "API key for anthropic"},
 		{name: "confirm", open: func(h *uiHarness) {
 			reply := make(chan agent.ConfirmAnswer, 1)
