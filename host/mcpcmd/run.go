@@ -76,6 +76,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return runAdd(args[1:], env)
 	case "remove", "rm":
 		return runRemove(args[1:], env)
+	case "conformance-client": // for the MCP conformance suite; not in the usage
+		return runConformance(ctx, args[1:], env)
 	case "help", "-h", "--help":
 		fmt.Fprintln(env.Stdout, usage)
 		return nil
