@@ -17,7 +17,8 @@
 //
 // main parses the command line, dispatches to a subcommand or a mode and
 // maps the error it returns to an exit code: 0 ok, 1 runtime error, 2
-// usage error, 3 stopped by --max-steps (app.ExitCode). The modes live in agent/printmode,
+// usage error, 3 stopped by --max-steps, 130 interrupted by Ctrl-C (128 +
+// the signal; app.ExitCode). The modes live in agent/printmode,
 // agent/rpcmode and tui/interactive, zut ext in host/extcmd; the app they
 // run is agent/app (docs/architecture.md).
 package main
@@ -31,6 +32,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -47,10 +49,50 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	os.Exit(app.ExitCode(err, os.Stderr))
+	os.Exit(app.ExitCode(app.Interrupted(ctx, err), os.Stderr))
+}
+
+// stopGrace is how long zut may take to stop after SIGINT, SIGTERM or
+// SIGHUP before it exits anyway; a second signal exits at once.
+const stopGrace = 5 * time.Second
+
+// signalContext is cancelled, with an *app.SignalError as its cause, by
+// the first SIGINT, SIGTERM or SIGHUP. The run then stops what it does
+// (a model stream, a tool call, an MCP request, which is told it is
+// cancelled) and returns; should it not within stopGrace, or at a second
+// signal, the process exits with 128+signal.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		var first *app.SignalError
+		select {
+		case s := <-sigs:
+			first = &app.SignalError{Signal: s}
+			cancel(first)
+		case <-done:
+			return
+		}
+		t := time.NewTimer(stopGrace)
+		defer t.Stop()
+		select {
+		case <-sigs:
+		case <-t.C:
+			fmt.Fprintf(os.Stderr, "zut: still stopping %v after the signal; exiting\n", stopGrace)
+		case <-done:
+			return
+		}
+		os.Exit(first.ExitCode())
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }
 
 // run is the whole program: it dispatches to a subcommand or to a mode.
@@ -265,7 +307,8 @@ Modes and output:
   -h, --help                    this help
   --version                     print the version
 
-Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps.
+Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps,
+130 interrupted (Ctrl-C; 143 for SIGTERM).
 Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 `
 

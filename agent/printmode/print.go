@@ -93,6 +93,11 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		if line, err := agent.MarshalEvent(ev); err == nil {
 			write(line)
 		}
+		// What is said about MCP servers (one skipped, failed, or left
+		// behind) goes to stderr too, where a script's user looks.
+		if n, ok := ev.(agent.Notice); ok && strings.HasPrefix(n.Source, "mcp:") {
+			fmt.Fprintf(e.Stderr, "zut: %s\n", noticeText(n))
+		}
 	}
 	r := &run{env: e, display: func(text string) {
 		if line, err := agent.MarshalEvent(agent.Notice{Level: "info", Message: text}); err == nil {

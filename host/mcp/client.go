@@ -302,7 +302,7 @@ func (c *Client) requestOnce(ctx context.Context, method string, params any, pro
 // error for the caller.
 func (c *Client) cancelled(ctx context.Context, id int64, method string) error {
 	if method != "initialize" { // lifecycle: initialize must not be cancelled
-		reason := "cancelled by zut"
+		reason := "cancelled by the user"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			reason = "timed out in zut"
 		}
@@ -313,7 +313,7 @@ func (c *Client) cancelled(ctx context.Context, id int64, method string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("mcp server %q: %s: %w", c.name, method, context.DeadlineExceeded)
 	}
-	return fmt.Errorf("mcp server %q: %s: %w", c.name, method, context.Cause(ctx))
+	return &CancelledError{Server: c.name, Method: method}
 }
 
 // notify sends a notification.

@@ -46,7 +46,8 @@ type ServerConfig struct {
 	AllowedTools  []string      // when not nil, only these tools are offered
 	DisabledTools []string      // these tools are never offered
 	Enabled       bool          // false: listed but not started
-	Timeout       time.Duration // per request; 0 takes the Manager's default
+	Timeout       time.Duration // per request ("tool_timeout_sec", "timeout"); 0 takes the Manager's default
+	StartTimeout  time.Duration // start to ready ("startup_timeout_sec"); 0 takes the Manager's default
 	OAuth         *OAuthConfig  // a pre-registered OAuth client, or nil
 
 	// Digest identifies the definition as written (before expansion), so
@@ -250,6 +251,8 @@ type rawServer struct {
 	DisabledTools []string          `json:"disabled_tools"`
 	Enabled       *bool             `json:"enabled"`
 	Timeout       json.RawMessage   `json:"timeout"`
+	ToolTimeout   json.RawMessage   `json:"tool_timeout_sec"`    // Codex's name
+	StartTimeout  json.RawMessage   `json:"startup_timeout_sec"` // Codex's name
 	OAuth         *OAuthConfig      `json:"oauth"`
 }
 
@@ -284,14 +287,37 @@ func parseServer(name string, raw json.RawMessage, path string, origin Origin, g
 		s.Enabled = *r.Enabled
 	}
 	s.AllowedTools, s.DisabledTools, s.OAuth = r.AllowedTools, r.DisabledTools, r.OAuth
-	if len(r.Timeout) > 0 && string(r.Timeout) != "null" {
-		d, err := parseTimeout(r.Timeout)
-		if err != nil {
-			return fail("timeout: %v", err)
+	for _, t := range []struct {
+		key string
+		raw json.RawMessage
+		to  *time.Duration
+	}{{"timeout", r.Timeout, &s.Timeout}, {"tool_timeout_sec", r.ToolTimeout, &s.Timeout}, {"startup_timeout_sec", r.StartTimeout, &s.StartTimeout}} {
+		if len(t.raw) == 0 || string(t.raw) == "null" {
+			continue
 		}
-		s.Timeout = d
+		d, err := parseTimeout(t.raw)
+		if err != nil {
+			return fail("%s: %v", t.key, err)
+		}
+		*t.to = d
 	}
 	ex := expander{getenv: getenv}
+	if o := r.OAuth; o != nil {
+		// Secrets and tokens come from the environment as ${VAR}.
+		for _, f := range []*string{&o.ClientID, &o.ClientSecret, &o.Scope, &o.PrivateKey, &o.PrivateKeyFile, &o.ClientMetadataURL} {
+			*f = ex.expand(*f)
+		}
+		if o.IDP != nil {
+			for _, f := range []*string{&o.IDP.TokenEndpoint, &o.IDP.ClientID, &o.IDP.ClientSecret, &o.IDP.IDToken, &o.IDP.Issuer} {
+				*f = ex.expand(*f)
+			}
+		}
+		switch o.Grant {
+		case "", GrantAuthorizationCode, GrantClientCredentials, GrantCrossApp:
+		default:
+			return fail("oauth: unknown grant %q; use %q, %q or %q", o.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantCrossApp)
+		}
+	}
 	switch r.Type {
 	case "", "stdio", "http", "sse", "streamable-http":
 	default:
