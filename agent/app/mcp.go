@@ -196,10 +196,11 @@ func (a *App) mcpTools() []tools.Tool {
 		return nil
 	}
 	var out []tools.Tool
+	cfg := a.toolConfig(nil)
 	for _, t := range a.mcp.Tools() {
-		out = append(out, &mcpTool{m: a.mcp, t: t, calls: a.mcpCalls})
+		out = append(out, &mcpTool{m: a.mcp, t: t, calls: a.mcpCalls, cfg: cfg})
 	}
-	out = append(out, &mcpResourceTool{m: a.mcp})
+	out = append(out, &mcpResourceTool{m: a.mcp, cfg: cfg})
 	return out
 }
 
@@ -208,6 +209,7 @@ type mcpTool struct {
 	m     *mcp.Manager
 	t     mcp.Tool
 	calls *mcpCallCount
+	cfg   tools.Config // where a cut result is saved
 }
 
 func (t *mcpTool) Definition() provider.Tool {
@@ -238,7 +240,41 @@ func (t *mcpTool) Run(ctx context.Context, args json.RawMessage, progress func(s
 	if err != nil {
 		return tools.ErrorResult("%s: %v", t.t.Name, err)
 	}
-	return mcpResult(r)
+	return capResult(mcpResult(r), t.cfg)
+}
+
+// capResult bounds the text of an MCP tool's result (mcp.MaxResultText):
+// the text past it is cut, the whole text saved to a file, and a line
+// tells the model where to read the rest, as the bash tool does.
+func capResult(r tools.Result, cfg tools.Config) tools.Result {
+	total := 0
+	for _, b := range r.Content {
+		if b.Type == provider.BlockText {
+			total += len(b.Text)
+		}
+	}
+	if total <= mcp.MaxResultText {
+		return r
+	}
+	var all []string
+	for _, b := range r.Content {
+		if b.Type == provider.BlockText {
+			all = append(all, b.Text)
+		}
+	}
+	whole := strings.Join(all, "\n")
+	hint := "the rest could not be saved"
+	if path, err := tools.SaveOutput(cfg, whole); err == nil {
+		hint = fmt.Sprintf("the whole result is saved to %s; read or grep it for the rest", path)
+	}
+	text, _ := tools.CapText(whole, 1<<30, mcp.MaxResultText, hint)
+	out := tools.Result{IsError: r.IsError, Content: []provider.Block{provider.TextBlock(text)}}
+	for _, b := range r.Content {
+		if b.Type != provider.BlockText {
+			out.Content = append(out.Content, b)
+		}
+	}
+	return out
 }
 
 // Preview is the call in one line: the server's tool and its arguments.
@@ -256,14 +292,17 @@ func (t *mcpTool) Mutates(json.RawMessage) bool {
 }
 
 // mcpResourceTool reads a resource of an MCP server.
-type mcpResourceTool struct{ m *mcp.Manager }
+type mcpResourceTool struct {
+	m   *mcp.Manager
+	cfg tools.Config
+}
 
 func (t *mcpResourceTool) Definition() provider.Tool {
 	return provider.Tool{Name: mcp.ResourceToolName, Description: mcp.ResourceToolDescription, Schema: mcp.ResourceToolSchema}
 }
 
 func (t *mcpResourceTool) Run(ctx context.Context, args json.RawMessage, _ func(string)) tools.Result {
-	return mcpResult(t.m.ResourceTool(ctx, args))
+	return capResult(mcpResult(t.m.ResourceTool(ctx, args)), t.cfg)
 }
 
 func (t *mcpResourceTool) Mutates(json.RawMessage) bool { return false }

@@ -100,6 +100,7 @@ type server struct {
 	took     time.Duration // spawn to initialized
 
 	tools     []Tool
+	omitted   []string // the server's names of its tools past MaxToolsPerServer
 	prompts   []Prompt
 	resources []ResourceInfo
 	templates []TemplateInfo
@@ -121,7 +122,8 @@ type Status struct {
 	Server       Implementation
 	Capabilities ServerCapabilities
 	Instructions string
-	Tools        []string // zut's names
+	Tools        []string // zut's names of the tools offered to the model
+	Omitted      []string // the server's own names of the tools left out past MaxToolsPerServer
 	Prompts      int
 	Resources    int
 	Templates    int
@@ -448,6 +450,7 @@ func (m *Manager) Servers() []Status {
 		for _, t := range s.tools {
 			st.Tools = append(st.Tools, t.Name)
 		}
+		st.Omitted = append([]string(nil), s.omitted...)
 		if c := s.client; c != nil {
 			st.Protocol, st.Server, st.Capabilities, st.Instructions = c.Version(), c.Server(), c.Capabilities(), c.Instructions()
 			st.Transport = c.Transport()

@@ -7,8 +7,8 @@
 #   crash     its tool "die" exits the process (zut restarts it)
 #   elicit    its tool "ask" asks the user (elicitation/create) and
 #             returns the answer, or the error
-#   big       600 tools with 5000-byte descriptions; tool "dump" returns
-#             200000 bytes of text
+#   big       601 tools with 5000-byte descriptions; tools "t000" and
+#             "dump" return 212500 bytes of text
 import json, os, sys
 
 mode = sys.argv[1] if len(sys.argv) > 1 else ""
@@ -68,7 +68,7 @@ for line in sys.stdin:
                     "name": {"type": "string", "default": "Ada"},
                     "size": {"type": "integer", "minimum": 1, "maximum": 9}}, "required": ["size"]}}})
             continue
-        if name == "dump":
+        if name == "dump" or name == "t000":
             result(id, {"content": [{"type": "text", "text": "line of the dump\n" * 12500}]})
             continue
         result(id, {"content": [{"type": "text", "text": "ok"}]})
