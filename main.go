@@ -10,6 +10,7 @@
 //	zut ext <verb> [args]           list, doctor, install, remove, enable, disable, logs, init, test
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, remove
 //	zut sessions [--all] [--json]   list saved sessions for this directory
+//	zut trust [--forget] [DIR|list] trust a folder's code (or forget it), list the trusted
 //	zut auth login|logout|status    save and show API keys
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut help [topic]                help on zut, a subcommand or a topic
@@ -122,6 +123,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return telegramcmd.Main(ctx, telegramcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv,
 				ZutHome: env.Home(), Executable: exe}, args[1:], telegramcmd.NewAgent(botmode.NewAgent(env, o)))
+		case "trust":
+			return app.TrustCommand(ctx, env, args[1:])
 		case "auth":
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
@@ -139,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "auth", "telegram", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "trust", "auth", "telegram", "rpc", "help", "version"}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -255,9 +258,10 @@ Usage:
   zut ext <verb> [args]         manage extensions (zut help ext)
   zut mcp <verb> [args]         manage MCP servers: list, doctor, add, remove (docs/mcp.md)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
+  zut trust [DIR]               trust a folder's extensions, MCP and language servers (--forget, list)
   zut auth login|logout|status  save and show API keys (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
-  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
+  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram, trust
 
 Model:
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
@@ -318,6 +322,7 @@ var helpTopics = map[string]string{
 	"auth":        authcmd.Help,
 	"telegram":    telegramcmd.Help,
 	"permissions": app.PermissionsHelp,
+	"trust":       app.TrustHelp,
 	"sessions":    app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode
 

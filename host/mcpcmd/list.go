@@ -46,9 +46,13 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for servers")
 	var configs listValue
 	fs.Var(&configs, "mcp-config", "also read this file")
+	trust := fs.Bool("trust", false, "start this folder's .mcp.json servers as trusted, this once (for CI)")
 	pos, _, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *trust {
+		env.Trusted, env.ProjectTrusted = nil, true
 	}
 	if len(pos) > 0 {
 		return &UsageError{Msg: fmt.Sprintf("zut mcp %s: unexpected argument %q", name, pos[0])}

@@ -55,6 +55,7 @@ commands:
 
 flags of list and doctor:
   --mcp-config FILE                  also read FILE (repeatable)
+  --trust                            start this folder's .mcp.json servers without its trust, this once
   --timeout DURATION                 how long to wait for servers to start (30s)
 
 configuration: .mcp.json in the project, $ZUT_HOME/mcp.json; see docs/mcp.md`
