@@ -25,7 +25,8 @@ language servers (.zut/lsp.json) and allow rules (.zut/settings.json) run
 only once you trust it. The answer is kept in $ZUT_HOME/trust.json under
 the repository root, with a digest of what it covered: when that changes,
 zut asks again (zut trust prints what it trusted). --trust on zut,
-zut ext list/doctor and zut mcp list/doctor trusts a folder for one run.
+zut ext list, zut ext doctor, zut mcp list and zut mcp doctor trusts a
+folder for one run.
 `
 
 // TrustCommand runs zut trust.
