@@ -254,6 +254,10 @@ func (f ElicitField) bounds() string {
 // maxElicitFields bounds a form: a server cannot make zut draw more.
 const maxElicitFields = 64
 
+// ParseElicit reads the params of elicitation/create (the Client does
+// when a server asks; exported for the tests of what answers it).
+func ParseElicit(params json.RawMessage) (ElicitRequest, error) { return parseElicit(params) }
+
 // parseElicit reads the params of elicitation/create.
 func parseElicit(params json.RawMessage) (ElicitRequest, error) {
 	var p struct {
