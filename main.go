@@ -50,22 +50,25 @@ import (
 )
 
 func main() {
-	ctx, stop := signalContext()
+	// The grace timer is for scripts; the interactive UI must get to
+	// restore the terminal, so there only a second signal exits at once.
+	ctx, stop := signalContext(!isTerminal(os.Stdin) || !isTerminal(os.Stdout))
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(app.ExitCode(app.Interrupted(ctx, err), os.Stderr))
 }
 
 // stopGrace is how long zut may take to stop after SIGINT, SIGTERM or
-// SIGHUP before it exits anyway; a second signal exits at once.
+// SIGHUP before it exits anyway (without a terminal); a second signal
+// exits at once.
 const stopGrace = 5 * time.Second
 
 // signalContext is cancelled, with an *app.SignalError as its cause, by
 // the first SIGINT, SIGTERM or SIGHUP. The run then stops what it does
 // (a model stream, a tool call, an MCP request, which is told it is
-// cancelled) and returns; should it not within stopGrace, or at a second
-// signal, the process exits with 128+signal.
-func signalContext() (context.Context, func()) {
+// cancelled) and returns; should it not within stopGrace (when grace is
+// true), or at a second signal, the process exits with 128+signal.
+func signalContext(grace bool) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -81,6 +84,9 @@ func signalContext() (context.Context, func()) {
 		}
 		t := time.NewTimer(stopGrace)
 		defer t.Stop()
+		if !grace {
+			t.Stop()
+		}
 		select {
 		case <-sigs:
 		case <-t.C:

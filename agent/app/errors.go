@@ -58,10 +58,15 @@ func ExitCode(err error, stderr io.Writer) int {
 type SignalError struct{ Signal os.Signal }
 
 func (e *SignalError) Error() string {
-	if e.Signal == os.Interrupt {
+	switch e.Signal {
+	case os.Interrupt:
 		return "interrupted"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	case syscall.SIGHUP:
+		return "interrupted by SIGHUP (the terminal went away)"
 	}
-	return "stopped by " + e.Signal.String()
+	return "interrupted by " + e.Signal.String()
 }
 
 // ExitCode is 128 + the signal's number (130 for SIGINT).

@@ -120,8 +120,8 @@ func (a *App) WaitMCP(ctx context.Context) {
 	}
 	late := a.mcp.WaitStart(ctx)
 	a.refreshTools()
-	if a.front.Interactive {
-		return
+	if a.front.Interactive || ctx.Err() != nil {
+		return // interrupted: nobody waits for the notes
 	}
 	for _, l := range late {
 		a.mcpLate.Store(l.Name, true)
