@@ -11,6 +11,7 @@
 //	zut mcp <verb> [args]           MCP servers: list, doctor, add, add-json, get, remove
 //	zut config show                 which setup files count here (zut's, Claude Code's, Codex's, pi's)
 //	zut sessions [--all] [--json]   list saved sessions for this directory
+//	zut trust [--forget] [DIR|list] trust a folder's code (or forget it), list the trusted
 //	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut help [topic]                help on zut, a subcommand or a topic
@@ -18,7 +19,8 @@
 //
 // main parses the command line, dispatches to a subcommand or a mode and
 // maps the error it returns to an exit code: 0 ok, 1 runtime error, 2
-// usage error, 3 stopped by --max-steps (app.ExitCode). The modes live in agent/printmode,
+// usage error, 3 stopped by --max-steps, 130 interrupted by Ctrl-C (128 +
+// the signal; app.ExitCode). The modes live in agent/printmode,
 // agent/rpcmode and tui/interactive, zut ext in host/extcmd; the app they
 // run is agent/app (docs/architecture.md).
 package main
@@ -32,6 +34,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -48,10 +51,56 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// The grace timer is for scripts; the interactive UI must get to
+	// restore the terminal, so there only a second signal exits at once.
+	ctx, stop := signalContext(!isTerminal(os.Stdin) || !isTerminal(os.Stdout))
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	os.Exit(app.ExitCode(err, os.Stderr))
+	os.Exit(app.ExitCode(app.Interrupted(ctx, err), os.Stderr))
+}
+
+// stopGrace is how long zut may take to stop after SIGINT, SIGTERM or
+// SIGHUP before it exits anyway (without a terminal); a second signal
+// exits at once.
+const stopGrace = 5 * time.Second
+
+// signalContext is cancelled, with an *app.SignalError as its cause, by
+// the first SIGINT, SIGTERM or SIGHUP. The run then stops what it does
+// (a model stream, a tool call, an MCP request, which is told it is
+// cancelled) and returns; should it not within stopGrace (when grace is
+// true), or at a second signal, the process exits with 128+signal.
+func signalContext(grace bool) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		var first *app.SignalError
+		select {
+		case s := <-sigs:
+			first = &app.SignalError{Signal: s}
+			cancel(first)
+		case <-done:
+			return
+		}
+		t := time.NewTimer(stopGrace)
+		defer t.Stop()
+		if !grace {
+			t.Stop()
+		}
+		select {
+		case <-sigs:
+		case <-t.C:
+			fmt.Fprintf(os.Stderr, "zut: still stopping %v after the signal; exiting\n", stopGrace)
+		case <-done:
+			return
+		}
+		os.Exit(first.ExitCode())
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }
 
 // run is the whole program: it dispatches to a subcommand or to a mode.
@@ -83,6 +132,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return telegramcmd.Main(ctx, telegramcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv,
 				ZutHome: env.Home(), Executable: exe}, args[1:], telegramcmd.NewAgent(botmode.NewAgent(env, o)))
+		case "trust":
+			return app.TrustCommand(ctx, env, args[1:])
 		case "auth":
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
@@ -100,7 +151,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "config", "auth", "telegram", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "rpc", "help", "version"}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -225,9 +276,10 @@ Usage:
   zut config show               which setup files count here: context files, templates, skills,
                                 settings and hooks, MCP servers (zut help config)
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
+  zut trust [DIR]               trust a folder's extensions, MCP and language servers (--forget, list)
   zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
-  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram
+  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram, trust
 
 Model:
   --demo                        the built-in demo model: scripted answers, no key, no network
@@ -285,7 +337,8 @@ Modes and output:
   -h, --help                    this help
   -v, --version                 print the version
 
-Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps.
+Exit status: 0 done, 1 error, 2 usage error, 3 stopped by --max-steps,
+130 interrupted (Ctrl-C; 143 for SIGTERM).
 Inside the interactive UI, /help lists keys and commands (docs/tui.md).
 `
 
@@ -296,6 +349,7 @@ var helpTopics = map[string]string{
 	"telegram":    telegramcmd.Help,
 	"permissions": app.PermissionsHelp,
 	"config":      app.ConfigHelp,
+	"trust":       app.TrustHelp,
 	"sessions":    app.SessionsHelp,
 	"rpc": `zut rpc — headless RPC mode
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -272,6 +273,11 @@ func (s *script) command(neg bool, name string, args []string) {
 		s.stdin = data
 	case "exec":
 		s.exec(neg, args)
+	case "interrupt":
+		// interrupt PATTERN PROG ARGS...: run PROG, send it SIGINT once
+		// a line of its stderr matches PATTERN, and wait for its end;
+		// status, stdout and stderr then check it.
+		s.interrupt(args[0], args[1:])
 	case "status":
 		n, _ := strconv.Atoi(args[0])
 		if s.status != n {
@@ -431,6 +437,53 @@ func (s *script) exec(neg bool, args []string) {
 	}
 	if (err != nil) != neg {
 		s.fatalf("exec %v: err = %v, want failure %v\nstdout:\n%s\nstderr:\n%s", args, err, neg, s.stdout, s.stderr)
+	}
+}
+
+func (s *script) interrupt(pattern string, args []string) {
+	s.t.Helper()
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		s.fatalf("interrupt: %v", err)
+	}
+	prog := args[0]
+	if prog == "zut" {
+		prog = zutBinary
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args[1:]...)
+	cmd.Dir = s.work
+	for k, v := range s.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	pr, err := cmd.StderrPipe()
+	if err != nil {
+		s.fatalf("interrupt: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		s.fatalf("interrupt: %v", err)
+	}
+	var stderr strings.Builder
+	sc := bufio.NewScanner(pr)
+	matched := false
+	for sc.Scan() {
+		stderr.WriteString(sc.Text() + "\n")
+		if !matched && re.MatchString(sc.Text()) {
+			matched = true
+			cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	cmd.Wait()
+	s.stdout, s.stderr = stdout.String(), stderr.String()
+	s.status = cmd.ProcessState.ExitCode()
+	if ctx.Err() != nil {
+		s.fatalf("interrupt %v: timed out\nstderr:\n%s", args, s.stderr)
+	}
+	if !matched {
+		s.fatalf("interrupt %v: it ended before its stderr matched %q\nstderr:\n%s", args, pattern, s.stderr)
 	}
 }
 

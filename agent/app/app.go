@@ -50,6 +50,8 @@ type App struct {
 	mcp         *mcp.Manager      // the MCP servers; nil when none is configured
 	live        atomic.Bool       // New has made the agent (MCP callbacks may use it)
 	mcpWaited   atomic.Bool       // WaitMCP ran
+	mcpCalls    *mcpCallCount     // MCP tool calls in flight, for elicitation
+	mcpLate     sync.Map          // servers WaitMCP gave up on: name -> true
 	mcpSaid     swapString        // the MCP instructions in the system prompt
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap

@@ -48,6 +48,10 @@ var EnvVars = []EnvVar{
 	{"ZUT_TELEGRAM_TOKEN", "the bot token zut telegram setup saves (docs/telegram.md)"},
 	{"ZUT_TELEGRAM_API_URL", "another Bot API server for zut telegram (a local telegram-bot-api)"},
 	{"ZUT_DEMO_DELAY_MS", "the demo model's pause between text pieces (zut --demo; default 10, 0 for none)"},
+	{"MCP_TIMEOUT", "milliseconds an MCP server may take to start, when its startup_timeout_sec does not say (default 30 s; 10 s in print and JSON modes)"},
+	{"MCP_TOOL_TIMEOUT", "milliseconds an MCP tool call may take, when the server's tool_timeout_sec does not say (default 10 min)"},
+	{"MCP_CONFORMANCE_SCENARIO", "set by the MCP conformance suite for zut mcp conformance-client: the scenario"},
+	{"MCP_CONFORMANCE_CONTEXT", "set by the MCP conformance suite for zut mcp conformance-client: its JSON context"},
 	{"GIT_SSH_COMMAND", "kept for zut ext install's git clone (else ssh runs with BatchMode=yes)"},
 }
 

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 )
 
 // UsageError is an error caused by how zut was invoked; ExitCode gives
@@ -54,4 +57,39 @@ func ExitCode(err error, stderr io.Writer) int {
 		return c.ExitCode()
 	}
 	return 1
+}
+
+// SignalError is a run ended by a signal (Ctrl-C is SIGINT); the exit
+// status is 128 plus the signal's number, as shells report it.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string {
+	switch e.Signal {
+	case os.Interrupt:
+		return "interrupted"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	case syscall.SIGHUP:
+		return "interrupted by SIGHUP (the terminal went away)"
+	}
+	return "interrupted by " + e.Signal.String()
+}
+
+// ExitCode is 128 + the signal's number (130 for SIGINT).
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
+// Interrupted is the error to report for a run whose context ctx a
+// signal may have cancelled (its cause a *SignalError): that signal,
+// whatever the run returned; else err.
+func Interrupted(ctx context.Context, err error) error {
+	var se *SignalError
+	if errors.As(context.Cause(ctx), &se) {
+		return se
+	}
+	return err
 }

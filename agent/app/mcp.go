@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zut-go/zut/agent"
 	"github.com/zut-go/zut/agent/tools"
@@ -51,8 +53,11 @@ func (a *App) startMCP() error {
 	if len(cfg.Servers) == 0 {
 		return nil
 	}
+	start, call := a.mcpTimeouts()
+	a.mcpCalls = newMCPCallCount()
 	a.mcp = mcp.NewManager(mcp.Options{
 		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(),
+		StartTimeout: start, CallTimeout: call, Elicitation: a.elicit,
 		Trusted:     func(mcp.ServerConfig) bool { return a.trust.Trusted },
 		Client:      mcp.Implementation{Name: "zut", Version: Version},
 		OpenBrowser: mcp.OpenBrowser(a.env.Getenv),
@@ -62,23 +67,82 @@ func (a *App) startMCP() error {
 		Callbacks: mcp.Callbacks{
 			ToolsChanged:   a.refreshTools,
 			PromptsChanged: func() { a.ui.get().CommandsChanged() },
-			Note:           func(server, msg string) { a.ui.get().Notify("mcp:"+server, "info", msg) },
+			Note:           a.mcpNote,
 			Waiting:        func(server string) { a.ui.get().Notify("mcp:"+server, "info", "waiting for the server to start") },
 		},
 	})
 	return nil
 }
 
-// WaitMCP waits until no MCP server is starting any more (each has its
-// start timeout, 30 s), then offers the tools of those that are ready.
-// Headless modes call it before their first prompt, so that a script's
-// prompt sees the servers' tools; the interactive UI never waits.
+// HeadlessStartTimeout is the start timeout of an MCP server in print
+// and JSON modes when neither its "startup_timeout_sec" nor MCP_TIMEOUT
+// gives one: a script waits at most this long for a server, then goes on
+// without it.
+const HeadlessStartTimeout = 10 * time.Second
+
+// mcpTimeouts are the default start and call timeouts of the MCP servers:
+// MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds, as Claude Code reads
+// them), else 30 s to start (10 s in print and JSON modes) and 10 min per
+// call. A server's own startup_timeout_sec and tool_timeout_sec win.
+func (a *App) mcpTimeouts() (start, call time.Duration) {
+	if a.front.OneShot {
+		start = HeadlessStartTimeout
+	}
+	for _, v := range []struct {
+		name string
+		to   *time.Duration
+	}{{"MCP_TIMEOUT", &start}, {"MCP_TOOL_TIMEOUT", &call}} {
+		raw := strings.TrimSpace(a.env.Getenv(v.name))
+		if raw == "" {
+			continue
+		}
+		ms, err := strconv.ParseFloat(raw, 64)
+		if err != nil || ms <= 0 || ms > float64(24*time.Hour/time.Millisecond) {
+			fmt.Fprintf(a.env.Stderr, "zut: warning: %s=%q is not a number of milliseconds (1 to 86400000); ignored\n", v.name, raw)
+			continue
+		}
+		*v.to = time.Duration(ms * float64(time.Millisecond))
+	}
+	return start, call
+}
+
+// mcpNote shows a note about an MCP server: in the UI as a notification;
+// in print and JSON modes as a notice event (print mode writes it on
+// stderr; JSON mode writes the event and the line on stderr).
+func (a *App) mcpNote(server, msg string) {
+	if a.front.OneShot {
+		if _, late := a.mcpLate.Load(server); late && strings.Contains(msg, "initialize within") {
+			return // the start timeout WaitMCP reported already
+		}
+		a.emit(agent.Notice{Level: "warn", Source: "mcp:" + server, Message: msg})
+		return
+	}
+	a.ui.get().Notify("mcp:"+server, "info", msg)
+}
+
+// WaitMCP waits until no MCP server is starting any more (each for at
+// most its start timeout), then offers the tools of those that are
+// ready. Headless modes call it before their first prompt, so that a
+// script's prompt sees the servers' tools, and they say which servers
+// are left out and why; the interactive UI never waits.
 func (a *App) WaitMCP(ctx context.Context) {
 	if a.mcp == nil || a.mcpWaited.Swap(true) {
 		return
 	}
-	a.mcp.Wait(ctx)
+	late := a.mcp.WaitStart(ctx)
 	a.refreshTools()
+	if a.front.Interactive || ctx.Err() != nil {
+		return // interrupted: nobody waits for the notes
+	}
+	for _, l := range late {
+		a.mcpLate.Store(l.Name, true)
+		a.mcpNote(l.Name, fmt.Sprintf("mcp server %q did not start within %v; going on without it (give it longer with \"startup_timeout_sec\" in its configuration, or MCP_TIMEOUT in milliseconds)", l.Name, l.After))
+	}
+	for _, s := range a.mcp.Servers() {
+		if s.State == mcp.StateInvalid && s.Err != nil {
+			a.mcpNote(s.Name, fmt.Sprintf("mcp server %q skipped: %v", s.Name, s.Err))
+		}
+	}
 }
 
 // RestartMCP starts the MCP server name again ("*" or "" for every
@@ -143,17 +207,20 @@ func (a *App) mcpTools() []tools.Tool {
 		return nil
 	}
 	var out []tools.Tool
+	cfg := a.toolConfig(nil)
 	for _, t := range a.mcp.Tools() {
-		out = append(out, &mcpTool{m: a.mcp, t: t})
+		out = append(out, &mcpTool{m: a.mcp, t: t, calls: a.mcpCalls, cfg: cfg})
 	}
-	out = append(out, &mcpResourceTool{m: a.mcp})
+	out = append(out, &mcpResourceTool{m: a.mcp, cfg: cfg})
 	return out
 }
 
 // mcpTool is one tool of an MCP server.
 type mcpTool struct {
-	m *mcp.Manager
-	t mcp.Tool
+	m     *mcp.Manager
+	t     mcp.Tool
+	calls *mcpCallCount
+	cfg   tools.Config // where a cut result is saved
 }
 
 func (t *mcpTool) Definition() provider.Tool {
@@ -165,6 +232,7 @@ func (t *mcpTool) Definition() provider.Tool {
 }
 
 func (t *mcpTool) Run(ctx context.Context, args json.RawMessage, progress func(string)) tools.Result {
+	defer t.calls.begin(ctx, t.t.Server)()
 	r, err := t.m.Call(ctx, t.t.Name, args, func(p mcp.Progress) {
 		if progress == nil {
 			return
@@ -183,7 +251,41 @@ func (t *mcpTool) Run(ctx context.Context, args json.RawMessage, progress func(s
 	if err != nil {
 		return tools.ErrorResult("%s: %v", t.t.Name, err)
 	}
-	return mcpResult(r)
+	return capResult(mcpResult(r), t.cfg)
+}
+
+// capResult bounds the text of an MCP tool's result (mcp.MaxResultText):
+// the text past it is cut, the whole text saved to a file, and a line
+// tells the model where to read the rest, as the bash tool does.
+func capResult(r tools.Result, cfg tools.Config) tools.Result {
+	total := 0
+	for _, b := range r.Content {
+		if b.Type == provider.BlockText {
+			total += len(b.Text)
+		}
+	}
+	if total <= mcp.MaxResultText {
+		return r
+	}
+	var all []string
+	for _, b := range r.Content {
+		if b.Type == provider.BlockText {
+			all = append(all, b.Text)
+		}
+	}
+	whole := strings.Join(all, "\n")
+	hint := "the rest could not be saved"
+	if path, err := tools.SaveOutput(cfg, whole); err == nil {
+		hint = fmt.Sprintf("the whole result is saved to %s; read or grep it for the rest", path)
+	}
+	text, _ := tools.CapText(whole, 1<<30, mcp.MaxResultText, hint)
+	out := tools.Result{IsError: r.IsError, Content: []provider.Block{provider.TextBlock(text)}}
+	for _, b := range r.Content {
+		if b.Type != provider.BlockText {
+			out.Content = append(out.Content, b)
+		}
+	}
+	return out
 }
 
 // Preview is the call in one line: the server's tool and its arguments.
@@ -207,14 +309,17 @@ func (t *mcpTool) Mutates(json.RawMessage) bool {
 }
 
 // mcpResourceTool reads a resource of an MCP server.
-type mcpResourceTool struct{ m *mcp.Manager }
+type mcpResourceTool struct {
+	m   *mcp.Manager
+	cfg tools.Config
+}
 
 func (t *mcpResourceTool) Definition() provider.Tool {
 	return provider.Tool{Name: mcp.ResourceToolName, Description: mcp.ResourceToolDescription, Schema: mcp.ResourceToolSchema}
 }
 
 func (t *mcpResourceTool) Run(ctx context.Context, args json.RawMessage, _ func(string)) tools.Result {
-	return mcpResult(t.m.ResourceTool(ctx, args))
+	return capResult(mcpResult(t.m.ResourceTool(ctx, args)), t.cfg)
 }
 
 func (t *mcpResourceTool) Mutates(json.RawMessage) bool { return false }

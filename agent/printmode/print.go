@@ -118,6 +118,11 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		if line, err := agent.MarshalEvent(ev); err == nil {
 			write(line)
 		}
+		// What is said about MCP servers (one skipped, failed, or left
+		// behind) goes to stderr too, where a script's user looks.
+		if n, ok := ev.(agent.Notice); ok && strings.HasPrefix(n.Source, "mcp:") {
+			fmt.Fprintf(e.Stderr, "zut: %s\n", noticeText(n))
+		}
 	}
 	r := &run{env: e, display: func(text string) {
 		if line, err := agent.MarshalEvent(agent.Notice{Level: "info", Message: text}); err == nil {
@@ -125,7 +130,7 @@ func JSON(ctx context.Context, e *app.Env, o app.Options, prompt string) error {
 		}
 	}}
 	err := r.run(ctx, o, prompt, emit)
-	status, code := r.outcome(err)
+	status, code := r.outcome(app.Interrupted(ctx, err))
 	if o.Stats != "" {
 		if serr := stats.write(o.Stats, status); serr != nil {
 			fmt.Fprintf(e.Stderr, "zut: %v\n", serr)
@@ -169,11 +174,14 @@ type endEvent struct {
 // extension blocked the turn) 1, interrupted 130.
 func (r *run) outcome(err error) (string, int) {
 	var usage *app.UsageError
+	var sig *app.SignalError
 	switch {
 	case errors.As(err, &usage):
 		return "error", 2
 	case errors.Is(err, agent.ErrMaxSteps) || errors.Is(err, app.ErrStepLimit):
 		return "max_steps", app.StatusStepLimit
+	case errors.As(err, &sig):
+		return "interrupted", sig.ExitCode()
 	case errors.Is(err, app.ErrAborted):
 		return "interrupted", app.StatusInterrupted
 	case errors.Is(err, errBlocked):

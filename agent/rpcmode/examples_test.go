@@ -193,7 +193,7 @@ func testRPCBinaryBackpressure(t *testing.T, zut, fakemodel string) {
 
 // testRPCBinarySignal sends SIGTERM to the zut binary while a prompt
 // waits for the model: zut aborts it, answers the prompt waiting behind
-// it with an error, shuts down and exits with status 130.
+// it with an error, shuts down and exits with status 143 (128 + SIGTERM).
 func testRPCBinarySignal(t *testing.T, zut, fakemodel string) {
 	url := startFakemodel(t, fakemodel, `[{"hang": true}]`)
 	home := t.TempDir()
@@ -233,8 +233,8 @@ func testRPCBinarySignal(t *testing.T, zut, fakemodel string) {
 	}
 	err = cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("zut exited with %v, want status 130; stderr:\n%s", err, stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+		t.Fatalf("zut exited with %v, want status 143 (128 + SIGTERM); stderr:\n%s", err, stderr.String())
 	}
 	out := strings.Join(got, "\n")
 	for _, want := range []string{

@@ -33,6 +33,15 @@ var excluded = map[string]bool{
 	"update_goal": true, "schedule": true, "plan": true,
 }
 
+// childKey marks the context of a subagent's run.
+type childKey struct{}
+
+func withChild(ctx context.Context) context.Context { return context.WithValue(ctx, childKey{}, true) }
+
+// InChild reports whether ctx belongs to a subagent's run: its tool calls
+// cannot ask the user anything (an MCP server's elicitation is refused).
+func InChild(ctx context.Context) bool { return ctx.Value(childKey{}) != nil }
+
 // child is one subagent.
 type child struct {
 	m          *Manager
@@ -310,7 +319,7 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 			r = c.resultOf("failed", fmt.Sprintf("the subagent crashed: %v\n%s", p, firstLines(string(debug.Stack()), 8)))
 		}
 	}()
-	err := c.ag.Prompt(ctx, agent.Input{Text: prompt, Source: "subagent"})
+	err := c.ag.Prompt(withChild(ctx), agent.Input{Text: prompt, Source: "subagent"})
 	c.mu.Lock()
 	steps, stop, lastErr := c.steps, c.lastStop, c.lastErr
 	c.mu.Unlock()

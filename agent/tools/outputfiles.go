@@ -80,3 +80,30 @@ func CleanOutput(dir, ended string, now time.Time) error {
 	}
 	return first
 }
+
+// SaveOutput saves text, a tool's whole output that was cut for the
+// model, to a file named like the bash tool's saved outputs in
+// cfg.TempDir (0600 in a 0700 directory; CleanOutput deletes it with the
+// session), at most MaxSavedOutput bytes of it, and returns its path.
+func SaveOutput(cfg Config, text string) (string, error) {
+	if len(text) > MaxSavedOutput {
+		text = text[:MaxSavedOutput]
+	}
+	dir := cfg.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, outputPrefix+fileTag(cfg.SessionID)+"-*"+outputSuffix)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), f.Close()
+}

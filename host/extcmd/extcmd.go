@@ -24,8 +24,9 @@ import (
 const Help = `zut ext — manage extensions
 
 Usage:
-  zut ext list [--json]                 installed extensions and their state
-  zut ext doctor [--json] [-e DIR]...   load every extension and report what happened
+  zut ext list [--json] [--trust]       installed extensions and their state
+  zut ext doctor [--json] [--trust] [-e DIR]...
+                                        load every extension and report what happened
   zut ext install [--force] <path|git-url>
                                         copy or clone into $ZUT_HOME/extensions/
   zut ext install --build=go <path>     build local Go source, then install

@@ -369,7 +369,7 @@ func TestExtUsage(t *testing.T) {
 		{[]string{"logs", "-f"}, 2, "needs one extension name"},
 		{[]string{"doctor", "dir"}, 2, "load a directory with -e DIR"},
 		{[]string{"help"}, 0, ""},
-		{[]string{"list", "-h"}, 0, "usage: zut ext list [--json]"},
+		{[]string{"list", "-h"}, 0, "usage: zut ext list [--json] [--trust]"},
 		{[]string{"lsit"}, 2, `unknown zut ext verb "lsit" (did you mean zut ext list?)`},
 		{[]string{"list", "--jsn"}, 2, "unknown flag --jsn (did you mean --json?)"},
 	}

@@ -25,6 +25,8 @@ type storedAuth struct {
 	ClientID              string    `json:"client_id,omitempty"`
 	ClientSecret          string    `json:"client_secret,omitempty"`
 	Registered            bool      `json:"registered,omitempty"` // ClientID came from dynamic registration
+	AuthMethod            string    `json:"token_endpoint_auth_method,omitempty"`
+	Grant                 string    `json:"grant,omitempty"`
 	RedirectURI           string    `json:"redirect_uri,omitempty"`
 	AccessToken           string    `json:"access_token,omitempty"`
 	RefreshToken          string    `json:"refresh_token,omitempty"`

@@ -50,6 +50,9 @@ type ClientOptions struct {
 	Info        Implementation // zut's clientInfo
 	InitTimeout time.Duration  // for initialize; 30s when zero
 	Sampling    SamplingFunc
+	// Elicitation answers a server's elicitation/create (form and URL
+	// modes); nil declares no elicitation and refuses such requests.
+	Elicitation ElicitFunc
 
 	// Changed is called with "tools", "prompts" or "resources" when the
 	// server says that list changed. Note reports a problem worth showing
@@ -168,6 +171,9 @@ func (c *Client) initialize(ctx context.Context) error {
 	caps := map[string]any{}
 	if c.opts.Sampling != nil {
 		caps["sampling"] = map[string]any{}
+	}
+	if c.opts.Elicitation != nil {
+		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
 	}
 	params := initializeParams{ProtocolVersion: Versions[0], Capabilities: caps, ClientInfo: c.opts.Info}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.InitTimeout)
@@ -296,7 +302,7 @@ func (c *Client) requestOnce(ctx context.Context, method string, params any, pro
 // error for the caller.
 func (c *Client) cancelled(ctx context.Context, id int64, method string) error {
 	if method != "initialize" { // lifecycle: initialize must not be cancelled
-		reason := "cancelled by zut"
+		reason := "cancelled by the user"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			reason = "timed out in zut"
 		}
@@ -307,7 +313,7 @@ func (c *Client) cancelled(ctx context.Context, id int64, method string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("mcp server %q: %s: %w", c.name, method, context.DeadlineExceeded)
 	}
-	return fmt.Errorf("mcp server %q: %s: %w", c.name, method, context.Cause(ctx))
+	return &CancelledError{Server: c.name, Method: method}
 }
 
 // notify sends a notification.
@@ -517,6 +523,8 @@ func (c *Client) notification(w *wire) {
 		if c.opts.Changed != nil {
 			c.opts.Changed(list)
 		}
+	case "notifications/elicitation/complete":
+		c.logf("the server says a URL elicitation is complete: %s", clip(w.Params, 200))
 	case "notifications/message":
 		var p struct {
 			Level  string          `json:"level"`
@@ -599,8 +607,7 @@ func (c *Client) serverRequest(ctx context.Context, method string, params json.R
 		}
 		return res, nil
 	case "elicitation/create":
-		c.note("elicitation", "mcp server %q asked the user a question (elicitation/create); zut does not offer elicitation, so it refused", c.name)
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "zut does not offer elicitation/create"}
+		return c.elicit(ctx, params)
 	case "roots/list":
 		return nil, &RPCError{Code: CodeMethodNotFound, Message: "zut does not offer roots/list; give the server its directories in its arguments"}
 	}

@@ -114,7 +114,7 @@ func TestClientServerRequests(t *testing.T) {
 		{"sampling refused", "sample", func(ctx context.Context, server string, params json.RawMessage) (json.RawMessage, error) {
 			return nil, errors.New("the user declined")
 		}, `{"code":-1,"message":"the user declined"}`, ""},
-		{"elicitation", "elicit", nil, `"code":-32601`, "zut does not offer elicitation"},
+		{"elicitation", "elicit", nil, `"code":-32601`, "nobody can answer here"},
 		{"ping from the server", "pingback", nil, "ping answer: {}", ""},
 	}
 	for _, tc := range tests {

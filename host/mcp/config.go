@@ -46,7 +46,8 @@ type ServerConfig struct {
 	AllowedTools  []string      // when not nil, only these tools are offered
 	DisabledTools []string      // these tools are never offered
 	Enabled       bool          // false: listed but not started
-	Timeout       time.Duration // per request; 0 takes the Manager's default
+	Timeout       time.Duration // per request ("tool_timeout_sec", "timeout"); 0 takes the Manager's default
+	StartTimeout  time.Duration // start to ready ("startup_timeout_sec"); 0 takes the Manager's default
 	OAuth         *OAuthConfig  // a pre-registered OAuth client, or nil
 
 	// Digest identifies the definition as written (before expansion), so
@@ -59,12 +60,59 @@ type ServerConfig struct {
 }
 
 // OAuthConfig is the "oauth" key of an HTTP server: a client registered
-// with the authorization server beforehand, used instead of dynamic
-// client registration.
+// with the authorization server beforehand (used instead of dynamic
+// client registration), and the grant zut uses to get tokens.
 type OAuthConfig struct {
-	ClientID     string `json:"client_id"`
+	ClientID     string `json:"client_id,omitempty"`
 	ClientSecret string `json:"client_secret,omitempty"`
 	Scope        string `json:"scope,omitempty"`
+
+	// Grant is how zut gets a token: "authorization_code" (the default:
+	// the user approves in a browser), "client_credentials" (a machine
+	// client with a secret or a private key, no user; SEP-1046), or
+	// "cross_app" (Enterprise-Managed Authorization, SEP-990: an ID token
+	// of the enterprise identity provider is exchanged there for an
+	// identity assertion, which the server's authorization server turns
+	// into an access token).
+	Grant string `json:"grant,omitempty"`
+	// TokenEndpointAuthMethod overrides how the client authenticates at
+	// the token endpoint: "client_secret_basic", "client_secret_post",
+	// "private_key_jwt" or "none". Empty: what the registration says,
+	// else what the authorization server supports.
+	TokenEndpointAuthMethod string `json:"token_endpoint_auth_method,omitempty"`
+	// PrivateKey is a PEM private key (PKCS #8, or SEC 1 / PKCS #1) that
+	// signs the client assertion of private_key_jwt; PrivateKeyFile names
+	// a file holding one. SigningAlgorithm is ES256 (the default), ES384
+	// or RS256.
+	PrivateKey       string `json:"private_key,omitempty"`
+	PrivateKeyFile   string `json:"private_key_file,omitempty"`
+	SigningAlgorithm string `json:"signing_algorithm,omitempty"`
+	// ClientMetadataURL is an https URL where zut's client metadata
+	// document is published (Client ID Metadata Documents); when the
+	// authorization server supports them, it is the client id and no
+	// registration happens.
+	ClientMetadataURL string `json:"client_metadata_url,omitempty"`
+	// IDP is the identity provider of the cross_app grant.
+	IDP *IDPConfig `json:"idp,omitempty"`
+}
+
+// The grants of OAuthConfig.Grant.
+const (
+	GrantAuthorizationCode = "authorization_code"
+	GrantClientCredentials = "client_credentials"
+	GrantCrossApp          = "cross_app"
+)
+
+// IDPConfig is the enterprise identity provider of the cross_app grant:
+// its token endpoint (RFC 8693 token exchange), zut's client id there,
+// and the user's ID token from it (usually "${VAR}" from the environment,
+// as a single sign-on tool leaves it).
+type IDPConfig struct {
+	Issuer        string `json:"issuer,omitempty"`
+	TokenEndpoint string `json:"token_endpoint"`
+	ClientID      string `json:"client_id,omitempty"`
+	ClientSecret  string `json:"client_secret,omitempty"`
+	IDToken       string `json:"id_token"`
 }
 
 // Config is the merged configuration: every server by name, a later file
@@ -226,6 +274,8 @@ type rawServer struct {
 	DisabledTools []string          `json:"disabled_tools"`
 	Enabled       *bool             `json:"enabled"`
 	Timeout       json.RawMessage   `json:"timeout"`
+	ToolTimeout   json.RawMessage   `json:"tool_timeout_sec"`    // Codex's name
+	StartTimeout  json.RawMessage   `json:"startup_timeout_sec"` // Codex's name
 	OAuth         *OAuthConfig      `json:"oauth"`
 }
 
@@ -260,14 +310,37 @@ func parseServer(name string, raw json.RawMessage, path string, origin Origin, g
 		s.Enabled = *r.Enabled
 	}
 	s.AllowedTools, s.DisabledTools, s.OAuth = r.AllowedTools, r.DisabledTools, r.OAuth
-	if len(r.Timeout) > 0 && string(r.Timeout) != "null" {
-		d, err := parseTimeout(r.Timeout)
-		if err != nil {
-			return fail("timeout: %v", err)
+	for _, t := range []struct {
+		key string
+		raw json.RawMessage
+		to  *time.Duration
+	}{{"timeout", r.Timeout, &s.Timeout}, {"tool_timeout_sec", r.ToolTimeout, &s.Timeout}, {"startup_timeout_sec", r.StartTimeout, &s.StartTimeout}} {
+		if len(t.raw) == 0 || string(t.raw) == "null" {
+			continue
 		}
-		s.Timeout = d
+		d, err := parseTimeout(t.raw)
+		if err != nil {
+			return fail("%s: %v", t.key, err)
+		}
+		*t.to = d
 	}
 	ex := expander{getenv: getenv}
+	if o := r.OAuth; o != nil {
+		// Secrets and tokens come from the environment as ${VAR}.
+		for _, f := range []*string{&o.ClientID, &o.ClientSecret, &o.Scope, &o.PrivateKey, &o.PrivateKeyFile, &o.ClientMetadataURL} {
+			*f = ex.expand(*f)
+		}
+		if o.IDP != nil {
+			for _, f := range []*string{&o.IDP.TokenEndpoint, &o.IDP.ClientID, &o.IDP.ClientSecret, &o.IDP.IDToken, &o.IDP.Issuer} {
+				*f = ex.expand(*f)
+			}
+		}
+		switch o.Grant {
+		case "", GrantAuthorizationCode, GrantClientCredentials, GrantCrossApp:
+		default:
+			return fail("oauth: unknown grant %q; use %q, %q or %q", o.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantCrossApp)
+		}
+	}
 	switch r.Type {
 	case "", "stdio", "http", "sse", "streamable-http":
 	default:

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -47,8 +48,22 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("mcp server %q sent no answer to %s within %v; raise \"timeout\" in its configuration if it needs longer", e.Server, e.Method, e.After)
+	return fmt.Sprintf("mcp server %q sent no answer to %s within %v; raise \"tool_timeout_sec\" in its configuration (or MCP_TOOL_TIMEOUT, in milliseconds) if it needs longer", e.Server, e.Method, e.After)
 }
+
+// CancelledError is a request abandoned because the user cancelled it
+// (Esc, Ctrl-C, or zut stopping). zut told the server so
+// (notifications/cancelled). It unwraps to context.Canceled.
+type CancelledError struct {
+	Server string
+	Method string
+}
+
+func (e *CancelledError) Error() string {
+	return fmt.Sprintf("mcp server %q: %s cancelled by the user", e.Server, e.Method)
+}
+
+func (e *CancelledError) Unwrap() error { return context.Canceled }
 
 // errClosed is the cause of StoppedError after Close.
 var errClosed = errors.New("closed by zut")

@@ -40,11 +40,12 @@ type Options struct {
 
 	Client Implementation // zut's clientInfo
 
-	StartTimeout time.Duration // start to initialized: 30s
-	CallTimeout  time.Duration // a request without the server's "timeout": 10m
-	WaitTimeout  time.Duration // a call waiting for a server still starting: StartTimeout
+	StartTimeout time.Duration // start to initialized, for a server without "startup_timeout_sec": 30s
+	CallTimeout  time.Duration // a request without the server's "tool_timeout_sec": 10m
+	WaitTimeout  time.Duration // a call waiting for a server still starting: its start timeout
 
 	Sampling    SamplingFunc // nil: sampling is not offered
+	Elicitation ElicitFunc   // nil: elicitation is not offered
 	AuthPrompt  AuthPrompt
 	OpenBrowser func(ctx context.Context, url string)
 
@@ -95,9 +96,11 @@ type server struct {
 	client   *Client
 	ready    chan struct{} // closed when the current start attempt ended
 	restarts int
+	began    time.Time     // when the current start attempt began
 	took     time.Duration // spawn to initialized
 
 	tools     []Tool
+	omitted   []string // the server's names of its tools past MaxToolsPerServer
 	prompts   []Prompt
 	resources []ResourceInfo
 	templates []TemplateInfo
@@ -119,7 +122,8 @@ type Status struct {
 	Server       Implementation
 	Capabilities ServerCapabilities
 	Instructions string
-	Tools        []string // zut's names
+	Tools        []string // zut's names of the tools offered to the model
+	Omitted      []string // the server's own names of the tools left out past MaxToolsPerServer
 	Prompts      int
 	Resources    int
 	Templates    int
@@ -137,9 +141,6 @@ func NewManager(opts Options) *Manager {
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 10 * time.Minute
-	}
-	if opts.WaitTimeout <= 0 {
-		opts.WaitTimeout = opts.StartTimeout
 	}
 	if opts.Client.Name == "" {
 		opts.Client = Implementation{Name: "zut", Version: "dev"}
@@ -190,6 +191,7 @@ func (m *Manager) goStart(s *server) {
 	if m.closing {
 		return
 	}
+	s.began = time.Now()
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -278,9 +280,10 @@ func (m *Manager) start(s *server) {
 	begin := time.Now()
 	name := s.cfg.Name
 	copts := ConnectOptions{Home: m.opts.Home, Project: m.opts.CWD, Env: m.opts.Env, AuthPrompt: m.opts.AuthPrompt, OpenBrowser: m.opts.OpenBrowser,
-		ClientOptions: ClientOptions{Info: m.opts.Client, InitTimeout: m.opts.StartTimeout, Sampling: m.opts.Sampling,
-			Changed: func(list string) { m.listChanged(s, list) },
-			Note:    func(msg string) { m.note(s, "%s", msg) }}}
+		ClientOptions: ClientOptions{Info: m.opts.Client, InitTimeout: m.startTimeout(s), Sampling: m.opts.Sampling,
+			Elicitation: m.opts.Elicitation,
+			Changed:     func(list string) { m.listChanged(s, list) },
+			Note:        func(msg string) { m.note(s, "%s", msg) }}}
 	if m.opts.Trace != nil {
 		copts.Trace = func(out bool, method string, data []byte) { m.opts.Trace(name, out, method, data) }
 	}
@@ -354,9 +357,85 @@ func (m *Manager) stopped(s *server, c *Client) {
 	if left > 0 {
 		m.note(s, "%s; zut starts it again when one of its tools is next used", msg)
 	} else {
-		m.note(s, "%s; it was restarted %d times already and stays stopped", msg, maxRestarts)
+		m.note(s, "%s; it was restarted %d times already and stays stopped, so its tools are no longer offered (/mcp reconnect %s starts it again)", msg, maxRestarts, s.cfg.Name)
 	}
 	m.changed(m.opts.Callbacks.ServersChanged)
+	if left <= 0 { // Tools and Prompts leave it out from now on
+		m.changed(m.opts.Callbacks.ToolsChanged)
+		m.changed(m.opts.Callbacks.PromptsChanged)
+		m.changed(m.opts.Callbacks.ResourcesChanged)
+	}
+}
+
+// startTimeout is how long s may take to start: its own
+// "startup_timeout_sec", else Options.StartTimeout.
+func (m *Manager) startTimeout(s *server) time.Duration {
+	if s.cfg.StartTimeout > 0 {
+		return s.cfg.StartTimeout
+	}
+	return m.opts.StartTimeout
+}
+
+// waitTimeout is how long a request waits for s to finish starting.
+func (m *Manager) waitTimeout(s *server) time.Duration {
+	if m.opts.WaitTimeout > 0 {
+		return m.opts.WaitTimeout
+	}
+	return m.startTimeout(s)
+}
+
+// Late is a server still starting when WaitStart gave up on it.
+type Late struct {
+	Name  string
+	After time.Duration // its start timeout
+}
+
+// WaitStart waits until no server is starting any more, giving each at
+// most its start timeout from when its start began, or until ctx ends.
+// It returns the servers still starting then; they go on starting in the
+// background (and fail when their start timeout passes).
+func (m *Manager) WaitStart(ctx context.Context) []Late {
+	var late []Late
+	skip := map[*server]bool{}
+	for {
+		m.mu.Lock()
+		var s *server
+		var ready chan struct{}
+		var deadline time.Time
+		for _, x := range m.servers {
+			if x.state == StateStarting && !skip[x] {
+				s, ready, deadline = x, x.ready, x.began.Add(m.startTimeout(x))
+				break
+			}
+		}
+		var limit time.Duration
+		if s != nil {
+			limit = m.startTimeout(s)
+		}
+		m.mu.Unlock()
+		if s == nil {
+			return late
+		}
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case <-ready:
+		case <-t.C:
+			skip[s] = true
+			late = append(late, Late{Name: s.cfg.Name, After: limit})
+		case <-ctx.Done():
+			t.Stop()
+			m.mu.Lock()
+			for _, x := range m.servers {
+				if x.state == StateStarting && !skip[x] {
+					skip[x] = true
+					late = append(late, Late{Name: x.cfg.Name, After: m.startTimeout(x)})
+				}
+			}
+			m.mu.Unlock()
+			return late
+		}
+		t.Stop()
+	}
 }
 
 // Servers reports every configured server, sorted by name.
@@ -371,6 +450,7 @@ func (m *Manager) Servers() []Status {
 		for _, t := range s.tools {
 			st.Tools = append(st.Tools, t.Name)
 		}
+		st.Omitted = append([]string(nil), s.omitted...)
 		if c := s.client; c != nil {
 			st.Protocol, st.Server, st.Capabilities, st.Instructions = c.Version(), c.Server(), c.Capabilities(), c.Instructions()
 			st.Transport = c.Transport()

@@ -48,14 +48,15 @@ func (m *Manager) client(ctx context.Context, s *server) (*Client, error) {
 			if m.opts.Callbacks.Waiting != nil {
 				m.opts.Callbacks.Waiting(s.cfg.Name)
 			}
-			t := time.NewTimer(m.opts.WaitTimeout)
+			wait := m.waitTimeout(s)
+			t := time.NewTimer(wait)
 			select {
 			case <-ready:
 				t.Stop()
 				continue
 			case <-t.C:
 				return nil, fmt.Errorf("mcp server %q is still starting after %v; try again later or see its log %s",
-					s.cfg.Name, m.opts.WaitTimeout, LogPath(m.opts.Home, s.cfg.Name))
+					s.cfg.Name, wait, LogPath(m.opts.Home, s.cfg.Name))
 			case <-ctx.Done():
 				t.Stop()
 				return nil, ctx.Err()
@@ -140,6 +141,18 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage, p
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	res, err := c.CallTool(cctx, tool, args, progress)
+	var stopped *StoppedError
+	if errors.As(err, &stopped) && isClosed(c.Done()) {
+		// Record the end now, not when the monitor sees it: a server
+		// out of restarts loses its tools before the model's next turn.
+		m.stopped(s, c)
+		m.mu.Lock()
+		gone := s.state == StateStopped && s.restarts >= maxRestarts
+		m.mu.Unlock()
+		if gone { // whoever recorded the end, the tools are gone before Call returns
+			m.changed(m.opts.Callbacks.ToolsChanged)
+		}
+	}
 	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		return nil, &TimeoutError{Server: s.cfg.Name, Method: fmt.Sprintf("tools/call %q", tool), After: limit}
 	}

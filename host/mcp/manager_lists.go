@@ -53,9 +53,9 @@ func (m *Manager) fetch(s *server, c *Client, lists ...string) error {
 			if err != nil {
 				return err
 			}
-			tools := m.toolsOf(s, infos)
+			tools, omitted := m.toolsOf(s, infos)
 			m.mu.Lock()
-			s.tools = tools
+			s.tools, s.omitted = tools, omitted
 			m.mu.Unlock()
 		case "prompts":
 			infos, err := c.Prompts(ctx)
@@ -65,8 +65,11 @@ func (m *Manager) fetch(s *server, c *Client, lists ...string) error {
 			n := newNamer(s.part)
 			var prompts []Prompt
 			for _, p := range infos {
-				prompts = append(prompts, Prompt{Name: n.name(p.Name), Server: s.cfg.Name, Prompt: p.Name, Title: p.Title,
-					Description: p.Description, Arguments: p.Arguments})
+				for i := range p.Arguments {
+					p.Arguments[i].Description = clipString(p.Arguments[i].Description, maxDescription)
+				}
+				prompts = append(prompts, Prompt{Name: n.name(p.Name), Server: s.cfg.Name, Prompt: p.Name, Title: clipString(p.Title, 200),
+					Description: clipString(p.Description, maxDescription), Arguments: p.Arguments})
 			}
 			m.mu.Lock()
 			s.prompts = prompts
@@ -97,10 +100,11 @@ func isMethodNotFound(err error) bool {
 // allowed_tools and disabled_tools, without tools whose schema is not a
 // JSON Schema, without repeated names and without tools that can only run
 // as tasks; each skipped tool gets a note naming it.
-func (m *Manager) toolsOf(s *server, infos []ToolInfo) []Tool {
+// Past MaxToolsPerServer the rest are omitted: their own names are
+// returned.
+func (m *Manager) toolsOf(s *server, infos []ToolInfo) (out []Tool, omitted []string) {
 	n := newNamer(s.part)
 	seen := map[string]bool{}
-	var out []Tool
 	for _, t := range infos {
 		if t.Name == "" {
 			m.note(s, "mcp server %q lists a tool without a name; skipped it", s.cfg.Name)
@@ -114,6 +118,10 @@ func (m *Manager) toolsOf(s *server, infos []ToolInfo) []Tool {
 		if !toolAllowed(s.cfg, t.Name, s.part) {
 			continue
 		}
+		if len(t.InputSchema) > MaxSchema {
+			m.note(s, "mcp server %q: tool %q skipped: its inputSchema is %d bytes, more than the %d zut offers the model", s.cfg.Name, t.Name, len(t.InputSchema), MaxSchema)
+			continue
+		}
 		if err := checkInputSchema(t.InputSchema); err != nil {
 			m.note(s, "mcp server %q: tool %q skipped: %v", s.cfg.Name, t.Name, err)
 			continue
@@ -122,10 +130,18 @@ func (m *Manager) toolsOf(s *server, infos []ToolInfo) []Tool {
 			m.note(s, "mcp server %q: tool %q skipped: it runs only as an MCP task, which zut does not support", s.cfg.Name, t.Name)
 			continue
 		}
-		out = append(out, Tool{Name: n.name(t.Name), Server: s.cfg.Name, Tool: t.Name, Title: t.Title,
-			Description: t.Description, InputSchema: normalizeSchema(t.InputSchema), Annotations: t.Annotations})
+		out = append(out, Tool{Name: n.name(t.Name), Server: s.cfg.Name, Tool: t.Name, Title: clipString(t.Title, 200),
+			Description: clipString(t.Description, maxDescription), InputSchema: normalizeSchema(t.InputSchema), Annotations: t.Annotations})
 	}
-	return out
+	if len(out) > MaxToolsPerServer {
+		for _, t := range out[MaxToolsPerServer:] {
+			omitted = append(omitted, t.Tool)
+		}
+		out = out[:MaxToolsPerServer]
+		m.note(s, "mcp server %q offers %d tools; zut offers the model the first %d and leaves out %d (allowed_tools picks which; zut mcp list shows them all)",
+			s.cfg.Name, len(out)+len(omitted), MaxToolsPerServer, len(omitted))
+	}
+	return out, omitted
 }
 
 // toolAllowed applies allowed_tools and disabled_tools, whose entries may

@@ -117,34 +117,53 @@ type resourceMetadata struct {
 
 // serverMetadata is RFC 8414's document (the members zut uses).
 type serverMetadata struct {
-	Issuer                        string   `json:"issuer"`
-	AuthorizationEndpoint         string   `json:"authorization_endpoint"`
-	TokenEndpoint                 string   `json:"token_endpoint"`
-	RegistrationEndpoint          string   `json:"registration_endpoint"`
-	CodeChallengeMethodsSupported []string `json:"code_challenge_methods_supported"`
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 }
 
-func (z *authorizer) flow(ctx context.Context, ch challenge) error {
-	prm, err := z.discoverResource(ctx, ch)
-	if err != nil {
-		return err
+func (z *authorizer) grant() string {
+	if z.preset != nil && z.preset.Grant != "" {
+		return z.preset.Grant
 	}
+	return GrantAuthorizationCode
+}
+
+func (z *authorizer) flow(ctx context.Context, ch challenge) (err error) {
 	resource := canonicalResource(z.serverURL)
-	if prm.Resource != "" {
-		resource = prm.Resource
-	}
-	if len(prm.AuthorizationServers) == 0 {
-		return errors.New("the protected resource metadata names no authorization server")
-	}
-	issuer := prm.AuthorizationServers[0]
-	asm, err := z.discoverServer(ctx, issuer)
-	if err != nil {
+	var asm *serverMetadata
+	var legacy error // why the 2025-03-26 discovery is used
+	prm, err := z.discoverResource(ctx, ch)
+	switch {
+	case err != nil && ch.resourceMetadata == "":
+		// A server of revision 2025-03-26 publishes no protected resource
+		// metadata: its own origin is the authorization server, with the
+		// metadata at the root or, without it, the default endpoints.
+		z.log.printf("oauth: %v; trying the 2025-03-26 discovery at the server's origin", err)
+		legacy = err
+		asm = z.discoverLegacy(ctx)
+		prm = &resourceMetadata{}
+	case err != nil:
 		return err
-	}
-	if !contains(asm.CodeChallengeMethodsSupported, "S256") {
-		return fmt.Errorf("the authorization server %s does not say it supports PKCE with S256 (code_challenge_methods_supported), so zut will not use it", issuer)
+	default:
+		if prm.Resource != "" {
+			resource = prm.Resource
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return errors.New("the protected resource metadata names no authorization server")
+		}
+		if asm, err = z.discoverServer(ctx, prm.AuthorizationServers[0]); err != nil {
+			return err
+		}
 	}
 	for _, e := range []string{asm.AuthorizationEndpoint, asm.TokenEndpoint} {
+		if e == "" && z.grant() != GrantAuthorizationCode {
+			continue
+		}
 		if err := checkAuthURL(e); err != nil {
 			return err
 		}
@@ -156,7 +175,39 @@ func (z *authorizer) flow(ctx context.Context, ch challenge) error {
 	if z.preset != nil && z.preset.Scope != "" {
 		scope = z.preset.Scope
 	}
+	a := &storedAuth{Resource: z.serverURL.String(), Issuer: asm.Issuer, AuthorizationEndpoint: asm.AuthorizationEndpoint,
+		TokenEndpoint: asm.TokenEndpoint, Scope: scope, Grant: z.grant()}
+	defer func() {
+		if err != nil && legacy != nil {
+			err = fmt.Errorf("%v, and the 2025-03-26 fallback at the server's origin failed: %w", legacy, err)
+		}
+	}()
+	switch z.grant() {
+	case GrantClientCredentials:
+		err = z.clientCredentials(ctx, a, asm, resource)
+	case GrantCrossApp:
+		err = z.crossApp(ctx, a, asm, resource)
+	case GrantAuthorizationCode:
+		err = z.authorizationCode(ctx, a, asm, resource)
+	default:
+		err = fmt.Errorf("unknown grant %q in the server's \"oauth\"; use %q, %q or %q", z.grant(), GrantAuthorizationCode, GrantClientCredentials, GrantCrossApp)
+	}
+	if err != nil {
+		return err
+	}
+	z.a = a
+	z.save()
+	z.log.printf("oauth: authorized by %s (%s)", asm.Issuer, a.Grant)
+	return nil
+}
 
+// authorizationCode runs the authorization code flow with PKCE through
+// the browser and a loopback redirect, registering a client first when
+// none is configured.
+func (z *authorizer) authorizationCode(ctx context.Context, a *storedAuth, asm *serverMetadata, resource string) error {
+	if !contains(asm.CodeChallengeMethodsSupported, "S256") {
+		return fmt.Errorf("the authorization server %s does not say it supports PKCE with S256 (code_challenge_methods_supported), so zut will not use it", asm.Issuer)
+	}
 	// Listen first: the redirect URI is part of the registration.
 	port := 0
 	prev := z.a
@@ -174,26 +225,29 @@ func (z *authorizer) flow(ctx context.Context, ch challenge) error {
 	}
 	defer ln.Close()
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	a.RedirectURI = redirect
 
-	a := &storedAuth{Resource: z.serverURL.String(), Issuer: asm.Issuer, AuthorizationEndpoint: asm.AuthorizationEndpoint,
-		TokenEndpoint: asm.TokenEndpoint, RedirectURI: redirect, Scope: scope}
 	switch {
 	case z.preset != nil && z.preset.ClientID != "":
 		a.ClientID, a.ClientSecret = z.preset.ClientID, z.preset.ClientSecret
 	case prev != nil && prev.Registered && prev.Issuer == asm.Issuer && prev.RedirectURI == redirect && prev.ClientID != "":
-		a.ClientID, a.ClientSecret, a.Registered = prev.ClientID, prev.ClientSecret, true
+		a.ClientID, a.ClientSecret, a.Registered, a.AuthMethod = prev.ClientID, prev.ClientSecret, true, prev.AuthMethod
+	case asm.ClientIDMetadataDocumentSupported && z.preset != nil && z.preset.ClientMetadataURL != "":
+		// Client ID Metadata Documents: the document's URL is the id.
+		a.ClientID, a.AuthMethod = z.preset.ClientMetadataURL, "none"
 	case asm.RegistrationEndpoint != "":
 		if err := checkAuthURL(asm.RegistrationEndpoint); err != nil {
 			return err
 		}
-		id, secret, err := z.register(ctx, asm.RegistrationEndpoint, redirect)
+		reg, err := z.register(ctx, asm, redirect)
 		if err != nil {
 			return err
 		}
-		a.ClientID, a.ClientSecret, a.Registered = id, secret, true
+		a.ClientID, a.ClientSecret, a.AuthMethod, a.Registered = reg.ClientID, reg.ClientSecret, reg.AuthMethod, true
 	default:
-		return fmt.Errorf("the authorization server %s offers no dynamic client registration; register a client there with redirect URI http://127.0.0.1/callback and put its id in the server's configuration as \"oauth\": {\"client_id\": ...}", issuer)
+		return fmt.Errorf("the authorization server %s offers no dynamic client registration; register a client there with redirect URI http://127.0.0.1/callback and put its id in the server's configuration as \"oauth\": {\"client_id\": ...}", asm.Issuer)
 	}
+	a.AuthMethod = z.authMethod(a, asm)
 
 	code, verifier, err := z.authorizeInBrowser(ctx, ln, a, resource)
 	if err != nil {
@@ -201,13 +255,28 @@ func (z *authorizer) flow(ctx context.Context, ch challenge) error {
 	}
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirect},
 		"code_verifier": {verifier}, "resource": {resource}}
-	if err := z.exchange(ctx, a, form); err != nil {
-		return err
+	return z.exchange(ctx, a, form)
+}
+
+// discoverLegacy finds the endpoints of a 2025-03-26 server: the metadata
+// at its origin's well-known URI, else the default paths /authorize,
+// /token and /register there (2025-03-26 authorization: fallbacks).
+func (z *authorizer) discoverLegacy(ctx context.Context) *serverMetadata {
+	root := z.serverURL.Scheme + "://" + z.serverURL.Host
+	var m serverMetadata
+	if err := z.getJSON(ctx, root+"/.well-known/oauth-authorization-server", &m); err == nil && m.AuthorizationEndpoint != "" && m.TokenEndpoint != "" {
+		if m.Issuer == "" {
+			m.Issuer = root
+		}
+		if len(m.CodeChallengeMethodsSupported) == 0 {
+			m.CodeChallengeMethodsSupported = []string{"S256"} // OAuth 2.1 makes it mandatory
+		}
+		return &m
+	} else if err != nil {
+		z.log.printf("oauth: %v; using the default endpoints", err)
 	}
-	z.a = a
-	z.save()
-	z.log.printf("oauth: authorized by %s", asm.Issuer)
-	return nil
+	return &serverMetadata{Issuer: root, AuthorizationEndpoint: root + "/authorize", TokenEndpoint: root + "/token",
+		RegistrationEndpoint: root + "/register", CodeChallengeMethodsSupported: []string{"S256"}}
 }
 
 // discoverResource finds the protected resource metadata: from the
@@ -307,62 +376,63 @@ func (z *authorizer) getJSON(ctx context.Context, target string, v any) error {
 	return nil
 }
 
-// register performs dynamic client registration (RFC 7591) as a public
-// client.
-func (z *authorizer) register(ctx context.Context, endpoint, redirect string) (id, secret string, err error) {
+// registration is what dynamic client registration gave.
+type registration struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	AuthMethod   string `json:"token_endpoint_auth_method"`
+}
+
+// register performs dynamic client registration (RFC 7591): as a public
+// client when the authorization server accepts one, else with the
+// secret method it supports.
+func (z *authorizer) register(ctx context.Context, asm *serverMetadata, redirect string) (*registration, error) {
+	endpoint := asm.RegistrationEndpoint
+	method := "none"
+	if m := asm.TokenEndpointAuthMethodsSupported; len(m) > 0 && !contains(m, "none") {
+		method = m[0]
+		for _, c := range []string{"client_secret_basic", "client_secret_post"} {
+			if contains(m, c) {
+				method = c
+				break
+			}
+		}
+	}
 	body, _ := json.Marshal(map[string]any{
 		"client_name":                "zut",
 		"redirect_uris":              []string{redirect},
 		"grant_types":                []string{"authorization_code", "refresh_token"},
 		"response_types":             []string{"code"},
-		"token_endpoint_auth_method": "none",
+		"token_endpoint_auth_method": method,
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(string(body)))
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	resp, err := z.ext.Do(req)
 	if err != nil {
-		return "", "", fmt.Errorf("register a client at %s: %v", endpoint, err)
+		return nil, fmt.Errorf("register a client at %s: %v", endpoint, err)
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		return "", "", fmt.Errorf("register a client at %s: HTTP %d %s", endpoint, resp.StatusCode, oauthErrorText(data))
+		return nil, fmt.Errorf("register a client at %s: HTTP %d %s", endpoint, resp.StatusCode, oauthErrorText(data))
 	}
-	var r struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-	}
+	var r registration
 	if err := json.Unmarshal(data, &r); err != nil || r.ClientID == "" {
-		return "", "", fmt.Errorf("register a client at %s: the answer has no client_id", endpoint)
+		return nil, fmt.Errorf("register a client at %s: the answer has no client_id", endpoint)
 	}
 	z.log.printf("oauth: registered a client at %s", endpoint)
-	return r.ClientID, r.ClientSecret, nil
+	return &r, nil
 }
 
 // exchange posts form to the token endpoint and stores the tokens in a.
 func (z *authorizer) exchange(ctx context.Context, a *storedAuth, form url.Values) error {
-	form.Set("client_id", a.ClientID)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.TokenEndpoint, strings.NewReader(form.Encode()))
+	data, err := z.postToken(ctx, a.TokenEndpoint, form, a)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if a.ClientSecret != "" {
-		req.SetBasicAuth(url.QueryEscape(a.ClientID), url.QueryEscape(a.ClientSecret))
-	}
-	resp, err := z.ext.Do(req)
-	if err != nil {
-		return fmt.Errorf("token request to %s: %v", a.TokenEndpoint, err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("token request to %s: HTTP %d %s", a.TokenEndpoint, resp.StatusCode, oauthErrorText(data))
 	}
 	var t struct {
 		AccessToken  string  `json:"access_token"`

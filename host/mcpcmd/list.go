@@ -27,6 +27,7 @@ type serverReport struct {
 	Version      string   `json:"server_version,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	Tools        []string `json:"tools"`
+	Omitted      int      `json:"omitted,omitempty"` // the last Omitted tools are not offered to the model
 	Prompts      int      `json:"prompts"`
 	Resources    int      `json:"resources"`
 	Templates    int      `json:"resource_templates"`
@@ -45,9 +46,13 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for servers")
 	var configs listValue
 	fs.Var(&configs, "mcp-config", "also read this file")
+	trust := fs.Bool("trust", false, "start this folder's .mcp.json servers as trusted, this once (for CI)")
 	pos, _, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *trust {
+		env.Trusted, env.ProjectTrusted = nil, true
 	}
 	if len(pos) > 0 {
 		return &UsageError{Msg: fmt.Sprintf("zut mcp %s: unexpected argument %q", name, pos[0])}
@@ -93,6 +98,8 @@ func runList(ctx context.Context, args []string, env Env, doctor bool) error {
 			State: string(st.State), Protocol: st.Protocol, Server: st.Server.Name, Version: st.Server.Version,
 			Capabilities: st.Capabilities.Names(), Tools: toolNames(m, st.Name), Prompts: st.Prompts,
 			Resources: st.Resources, Templates: st.Templates, Log: st.Log}
+		r.Tools = append(r.Tools, st.Omitted...) // zut mcp list shows them all
+		r.Omitted = len(st.Omitted)
 		if r.Tools == nil {
 			r.Tools = []string{}
 		}
@@ -161,6 +168,9 @@ func printList(w io.Writer, reports []serverReport) {
 	fmt.Fprintln(tw, "NAME\tTRANSPORT\tORIGIN\tSTATE\tTOOLS")
 	for _, r := range reports {
 		tools := fmt.Sprint(len(r.Tools))
+		if r.Omitted > 0 {
+			tools += fmt.Sprintf(" (%d past the %d offered to the model)", r.Omitted, mcp.MaxToolsPerServer)
+		}
 		if len(r.Tools) > 0 {
 			tools += ": " + strings.Join(r.Tools, ", ")
 		}

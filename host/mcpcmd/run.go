@@ -59,6 +59,7 @@ commands:
 
 flags of list and doctor:
   --mcp-config FILE                  also read FILE (repeatable)
+  --trust                            start this folder's .mcp.json servers without its trust, this once
   --timeout DURATION                 how long to wait for servers to start (30s)
 
 configuration: .mcp.json in the project, $ZUT_HOME/mcp.json, and Codex's
@@ -85,6 +86,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return runGet(args[1:], env)
 	case "remove", "rm":
 		return runRemove(args[1:], env)
+	case "conformance-client": // for the MCP conformance suite; not in the usage
+		return runConformance(ctx, args[1:], env)
 	case "help", "-h", "--help":
 		fmt.Fprintln(env.Stdout, usage)
 		return nil

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 		serveFake()
 		return
 	}
+	if os.Getenv("ZUT_MCPCMD_CONFORMANCE_CLIENT") != "" {
+		os.Exit(conformanceClient())
+	}
 	os.Exit(m.Run())
 }
 

@@ -62,3 +62,44 @@ func TestUIMCP(t *testing.T) {
 		t.Errorf("the prompt's text did not reach the model; requests: %d", len(got))
 	}
 }
+
+// TestUIMCPElicit: a server's elicitation during a call is asked in the
+// UI's dialogs: whether to answer, then each field (a default is taken
+// by Enter, a value out of bounds is asked again); the server gets the
+// answer and the call's result shows it.
+func TestUIMCPElicit(t *testing.T) {
+	needPython(t, "the MCP server is a Python script")
+	server, err := filepath.Abs("../../testdata/mcp/odd_server.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	cfg := filepath.Join(base, "servers.json")
+	data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ask": map[string]any{"command": "python3", "args": []string{server, "elicit"}}}})
+	os.WriteFile(cfg, data, 0o644)
+	h := startUI(t, uiOptions{base: base, width: 100, height: 30, args: []string{"--yolo", "--mcp-config", cfg}, replies: []providertest.Reply{
+		{Tools: []providertest.ToolCall{{ID: "a1", Name: "mcp__ask__ask", Args: `{}`}}},
+		{Text: "Asked."},
+	}})
+	h.idle()
+	h.waitFor("the server to be ready", func(s string) bool {
+		if strings.Contains(s, "ask  ready  stdio, flag  1 tool") {
+			return true
+		}
+		h.enter("/mcp")
+		h.idle()
+		return false
+	})
+	h.enter("ask me")
+	h.waitText(`╭─ MCP server "ask" asks`)
+	h.waitText("It asks for: name, size (required)")
+	h.send("\r") // Answer
+	h.waitText("╭─ name ─")
+	h.send("\r") // the default, Ada
+	h.waitText("╭─ size (required) ─")
+	h.send("12\r")
+	h.waitText("size must be within 1 to 9")
+	h.send("4\r")
+	h.waitText("Asked.")
+	h.waitText(`answer: {"action": "accept", "content": {"name": "Ada", "size": 4}}`)
+}
