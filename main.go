@@ -12,6 +12,7 @@
 //	zut sessions [--all] [--json]   list saved sessions for this directory
 //	zut auth login|logout|status    save and show API keys
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
+//	zut sandbox check               what this machine offers the OS sandbox of commands
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
@@ -39,6 +40,7 @@ import (
 	"github.com/zut-go/zut/agent/botmode"
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
@@ -84,6 +86,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
+		case "sandbox":
+			return runSandbox(env, args[1:])
+		case "internal":
+			// zut's own plumbing, hidden from help: the sandbox's shim
+			// (agent/sandbox), which zut runs to confine a command.
+			if len(args) > 1 && args[1] == "sandbox-exec" {
+				return sandbox.Exec(args[2:])
+			}
+			return app.Usagef("zut internal is zut's own plumbing, not a command for people; zut help lists the commands")
 		case "help":
 			return runHelp(env, args[1:])
 		case "version":
@@ -97,7 +108,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "auth", "telegram", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "auth", "telegram", "sandbox", "rpc", "help", "version"}
+
+// runSandbox is zut sandbox: check prints what the machine supports.
+func runSandbox(e *app.Env, args []string) error {
+	if len(args) != 1 || args[0] != "check" {
+		return app.Usagef("usage: zut sandbox check (zut help sandbox)")
+	}
+	_, err := io.WriteString(e.Stdout, sandbox.New(sandbox.Config{}).Support().Report())
+	return err
+}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -215,7 +235,8 @@ Usage:
   zut sessions [--all] [--json] list saved sessions of this directory (--tree ID: entry ids)
   zut auth login|logout|status  save and show API keys (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
-  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sessions, telegram
+  zut sandbox check             what this machine offers the OS sandbox of commands (zut help sandbox)
+  zut help [topic]              topics: flags, env, auth, ext, permissions, rpc, sandbox, sessions, telegram
 
 Model:
   --provider NAME               anthropic, openai, openai-responses, ollama, ... (zut --list-models)
@@ -243,6 +264,8 @@ Prompt and tools:
   --allow RULE                  run the calls RULE matches without asking, as bash(go test *) (repeatable);
                                 in print and JSON modes, refuse the calls no rule allows
   --deny RULE                   refuse the calls RULE matches (repeatable)
+  --sandbox MODE                run commands (bash, python, !cmd) in an OS sandbox: read-only,
+                                workspace-write or danger-full-access (zut help sandbox)
   --max-steps N                 stop after N model turns (exit status 3 if the model was not done)
   --goal TEXT                   set the session's goal: zut continues until the model reports it
                                 complete or blocked, within goal.max_turns (docs/tools.md)
@@ -295,9 +318,13 @@ func runHelp(e *app.Env, args []string) error {
 		_, err := io.WriteString(e.Stdout, app.EnvHelp())
 		return err
 	}
+	if args[0] == "sandbox" {
+		_, err := io.WriteString(e.Stdout, app.SandboxHelp+"\nThis machine:\n"+sandbox.New(sandbox.Config{}).Support().Report())
+		return err
+	}
 	text, ok := helpTopics[args[0]]
 	if !ok {
-		names := []string{"env"}
+		names := []string{"env", "sandbox"}
 		for k := range helpTopics {
 			names = append(names, k)
 		}

@@ -27,6 +27,9 @@ type Confirm struct {
 	// Always is the label of the second choice; empty: "Always allow
 	// <tool> this session".
 	Always string
+	// Once leaves the second choice out: the answer holds for this one
+	// request, and nothing is remembered.
+	Once bool
 
 	sel    int
 	reason *Editor // set while the reason is typed
@@ -61,12 +64,20 @@ func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
 		}
 	case "up", "ctrl+p", "shift+tab":
 		d.sel = (d.sel + 2) % 3
+		if d.Once && d.sel == 1 {
+			d.sel = 0
+		}
 	case "down", "ctrl+n", "tab":
 		d.sel = (d.sel + 1) % 3
+		if d.Once && d.sel == 1 {
+			d.sel = 2
+		}
 	case "y", "1":
 		return ConfirmChoice{Allow: true}, true
 	case "a", "2":
-		return ConfirmChoice{Allow: true, Always: true}, true
+		if !d.Once {
+			return ConfirmChoice{Allow: true, Always: true}, true
+		}
 	case "n", "3":
 		d.sel = 2
 		d.reason = &Editor{Placeholder: "optional: why not, or what to do instead"}
@@ -131,6 +142,9 @@ func (d *Confirm) Render(width, maxRows int, t *ansi.Theme, p ansi.Profile) ([]s
 	}
 	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 	for i, o := range options {
+		if d.Once && i == 1 {
+			continue
+		}
 		label := "  " + o.label
 		if i == d.sel {
 			label = "› " + o.label

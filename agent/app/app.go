@@ -51,6 +51,7 @@ type App struct {
 	mcpWaited   atomic.Bool       // WaitMCP ran
 	mcpSaid     swapString        // the MCP instructions in the system prompt
 	work        *work             // plan, goal, schedule, subagents (work.go)
+	sandbox     *appSandbox       // the OS sandbox of commands (sandbox.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	mu        sync.Mutex // guards skills and tools, which a reload replaces
@@ -130,6 +131,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		if res.Keyless != "" {
 			fmt.Fprintf(e.Stderr, "zut: warning: %s\n", res.Keyless)
 		}
+	}
+	if err := a.initSandbox(); err != nil {
+		return nil, err
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
 	if !a.trust.Trusted && !f.Interactive {
@@ -329,6 +333,7 @@ func (a *App) hostConfig() host.Config {
 		Callbacks:       a.ui.callbacks(),
 		Env:             a.childEnv(),
 		TrustProject:    func([]host.Entry) bool { return a.trust.Trusted },
+		WrapCommand:     a.sandbox.childWrap(),
 	}
 	if a.resolved != nil {
 		cfg.Provider = a.resolved.Provider.Name
@@ -409,6 +414,9 @@ func (a *App) Close() {
 		}
 		if a.sess != nil {
 			a.closeSession(a.sess)
+		}
+		if a.sandbox != nil {
+			a.sandbox.close()
 		}
 	})
 }

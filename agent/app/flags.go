@@ -2,6 +2,7 @@ package app
 
 import (
 	"flag"
+	"github.com/zut-go/zut/agent/sandbox"
 	"io"
 	"regexp"
 	"strings"
@@ -71,6 +72,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
+	fs.StringVar(&o.Sandbox, "sandbox", "", "run commands in an OS sandbox: read-only, workspace-write or danger-full-access")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
 	fs.StringVar(&o.Goal, "goal", "", "set the session's goal: zut keeps working until the model reports it complete or blocked")
 	fs.Var((*stringList)(&o.Allow), "allow", "run the tool calls RULE matches without asking (repeatable)")
@@ -135,6 +137,11 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	case "", "interactive", "print", "json", "rpc":
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
+	}
+	if o.Sandbox != "" {
+		if _, err := sandbox.ParseMode(o.Sandbox); err != nil {
+			return o, Usagef("--sandbox: %v", err)
+		}
 	}
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")

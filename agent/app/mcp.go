@@ -41,7 +41,7 @@ func (a *App) startMCP() error {
 		return nil
 	}
 	a.mcp = mcp.NewManager(mcp.Options{
-		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(),
+		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(), WrapCommand: a.sandbox.childWrap(),
 		Trusted:     func(mcp.ServerConfig) bool { return a.trust.Trusted },
 		Client:      mcp.Implementation{Name: "zut", Version: Version},
 		OpenBrowser: mcp.OpenBrowser(a.env.Getenv),

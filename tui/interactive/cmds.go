@@ -63,6 +63,8 @@ func (u *ui) command(line string) {
 		u.openSettings()
 	case "permissions":
 		u.openPermissions()
+	case "sandbox":
+		u.sandboxCommand(args)
 	case "login":
 		u.login(args)
 	case "theme":

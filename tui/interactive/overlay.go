@@ -81,7 +81,7 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 		cwd = u.app.CWD()
 	}
 	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
-	d := &tui.Confirm{Tool: req.Name, Preview: preview, Always: "Always allow " + rule.String() + " in this project"}
+	d := &tui.Confirm{Tool: req.Name, Preview: preview, Always: "Always allow " + rule.String() + " in this project", Once: req.Once}
 	if c := req.Change; c != nil && !c.Truncated {
 		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
 	}
