@@ -40,6 +40,7 @@ var EnvVars = []EnvVar{
 	{"DISPLAY", "use xclip for /copy and Ctrl+V"},
 	{"PATH", "where zut finds rg, git, bash, the clipboard tools and extensions' programs"},
 	{"ZUT_PASS_KEYS", "1: let provider API keys through to bash, python and extensions (setting pass_keys)"},
+	{"ZUT_SANDBOX_POLICY", "zut's own: the policy zut internal sandbox-exec applies (set by zut; never set it yourself)"},
 	{"ZUT_WEB_SEARCH", "the web_search backend: duckduckgo (default), searxng, brave or tavily"},
 	{"ZUT_SEARXNG_URL", "a SearXNG instance for web_search (its settings.yml must allow the json format)"},
 	{"BRAVE_API_KEY", "a Brave Search API key for web_search"},
