@@ -200,7 +200,8 @@ func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 		s.tmp = tmp
 		s.project = &sandbox.Project{
 			Dir: s.a.cwd, Git: sandbox.GitDirs(context.Background(), s.a.cwd), TempDir: tmp,
-			Writable: s.paths(s.settings.Writable), Hidden: s.paths(s.settings.Hidden),
+			Writable: s.paths(s.settings.Writable), Hidden: append(s.paths(s.settings.Hidden), s.defaultHidden()...),
+			ReadOnly: []string{s.a.home},
 			Network: s.settings.Network != nil && *s.settings.Network,
 		}
 	}
@@ -222,6 +223,27 @@ func (s *appSandbox) paths(in []string) []string {
 			p = filepath.Join(s.a.cwd, p)
 		}
 		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// defaultHidden are the paths every confined command sees empty: zut's
+// saved API keys, and the sockets of agents and daemons that would run
+// commands or sign for it outside the sandbox (Landlock does not check
+// connections to a socket by its path before its RESOLVE_UNIX right).
+func (s *appSandbox) defaultHidden() []string {
+	env := s.a.env.Getenv
+	out := []string{filepath.Join(s.a.home, "auth.json"), "/run/docker.sock", "/var/run/docker.sock", "/run/podman/podman.sock",
+		fmt.Sprintf("/run/user/%d/bus", os.Getuid()), fmt.Sprintf("/run/user/%d/docker.sock", os.Getuid()),
+		fmt.Sprintf("/run/user/%d/podman/podman.sock", os.Getuid()), fmt.Sprintf("/run/user/%d/systemd/private", os.Getuid())}
+	if v := env("SSH_AUTH_SOCK"); filepath.IsAbs(v) {
+		out = append(out, v)
+	}
+	if v := env("XDG_RUNTIME_DIR"); filepath.IsAbs(v) {
+		out = append(out, filepath.Join(v, "bus"), filepath.Join(v, "docker.sock"), filepath.Join(v, "podman", "podman.sock"), filepath.Join(v, "systemd", "private"))
+	}
+	if v := env("DOCKER_HOST"); strings.HasPrefix(v, "unix://") {
+		out = append(out, strings.TrimPrefix(v, "unix://"))
 	}
 	return out
 }

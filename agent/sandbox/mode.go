@@ -54,8 +54,12 @@ type Project struct {
 	// Writable are more paths writable in workspace-write
 	// (sandbox.writable).
 	Writable []string
-	// Hidden are paths commands see empty in both modes (sandbox.hidden).
+	// Hidden are paths commands see empty in both modes (sandbox.hidden,
+	// and the app's own: its credentials, agent and daemon sockets).
 	Hidden []string
+	// ReadOnly are more paths kept read-only in both modes when they lie
+	// in a writable tree (zut's own home).
+	ReadOnly []string
 	// Network gives commands the machine's network (sandbox.network);
 	// otherwise they have a loopback interface of their own.
 	Network bool
@@ -72,6 +76,7 @@ func (m Mode) Policy(pr Project) (p Policy, ok bool) {
 		p.Network = NetworkFull
 	}
 	p.Hidden = append(p.Hidden, pr.Hidden...)
+	p.ReadOnly = append(p.ReadOnly, pr.ReadOnly...)
 	if pr.TempDir != "" {
 		p.Write = append(p.Write, pr.TempDir)
 	}

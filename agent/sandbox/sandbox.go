@@ -165,3 +165,29 @@ type ExecError struct {
 func (e *ExecError) Error() string { return "sandbox: " + e.Err.Error() }
 func (e *ExecError) ExitCode() int { return e.Code }
 func (e *ExecError) Unwrap() error { return e.Err }
+
+// Shim runs Exec with args and returns the exit status a process should
+// end with: 0 after "--probe", the *ExecError's code otherwise, with the
+// error written to stderr. Test binaries that stand in for zut call it
+// from TestMain when their arguments start with ShimArgs.
+func Shim(args []string) int {
+	err := Exec(args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "zut: %v\n", err)
+	var e *ExecError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 1
+}
+
+// IsShim reports whether args (os.Args) run the shim, and the words for
+// Shim.
+func IsShim(args []string) ([]string, bool) {
+	if len(args) > len(ShimArgs) && args[1] == ShimArgs[0] && args[2] == ShimArgs[1] {
+		return args[3:], true
+	}
+	return nil, false
+}

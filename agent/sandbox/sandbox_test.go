@@ -21,24 +21,15 @@ import (
 // is a confined program that adds a Landlock ruleset granting everything
 // and then writes PATH (TestCannotLift).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 2 && os.Args[1] == "internal" {
-		var err error
-		switch os.Args[2] {
-		case "sandbox-exec":
-			err = Exec(os.Args[3:])
-		case "widen":
-			err = widen(os.Args[3])
+	if args, ok := IsShim(os.Args); ok {
+		os.Exit(Shim(args))
+	}
+	if len(os.Args) > 3 && os.Args[1] == "internal" && os.Args[2] == "widen" {
+		if err := widen(os.Args[3]); err != nil {
+			fmt.Fprintf(os.Stderr, "zut: %v\n", err)
+			os.Exit(1)
 		}
-		if err == nil {
-			os.Exit(0)
-		}
-		code := 1
-		var c interface{ ExitCode() int }
-		if errors.As(err, &c) {
-			code = c.ExitCode()
-		}
-		fmt.Fprintf(os.Stderr, "zut: %v\n", err)
-		os.Exit(code)
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -541,5 +532,46 @@ func BenchmarkBash(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestHiddenSocket: a unix socket of the test (as an agent's or a
+// daemon's) that the policy hides cannot be connected to; without the
+// rule it can (Landlock alone does not check such connections).
+func TestHiddenSocket(t *testing.T) {
+	s := testSandbox(t)
+	dir, tmp := project(t)
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() { // ends when l is closed
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("answer"))
+			c.Close()
+		}
+	}()
+	script := fmt.Sprintf(`python3 -c '
+import socket
+s = socket.socket(socket.AF_UNIX)
+s.connect(%q)
+print(s.recv(6).decode())'`, sock)
+	for _, hide := range []bool{false, true} {
+		pr := Project{Dir: dir, TempDir: tmp}
+		if hide {
+			pr.Hidden = []string{sock}
+		}
+		p, _ := WorkspaceWrite.Policy(pr)
+		needs(t, s, p)
+		out, code := run(t, s, WorkspaceWrite, p, dir, script)
+		if connected := code == 0 && strings.Contains(out, "answer"); connected == hide {
+			t.Errorf("hidden %v: exit %d, output %q", hide, code, out)
+		}
 	}
 }
