@@ -202,7 +202,7 @@ func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 			Dir: s.a.cwd, Git: sandbox.GitDirs(context.Background(), s.a.cwd), TempDir: tmp,
 			Writable: s.paths(s.settings.Writable), Hidden: append(s.paths(s.settings.Hidden), s.defaultHidden()...),
 			ReadOnly: []string{s.a.home},
-			Network: s.settings.Network != nil && *s.settings.Network,
+			Network:  s.settings.Network != nil && *s.settings.Network,
 		}
 	}
 	pr := *s.project
