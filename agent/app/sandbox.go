@@ -232,17 +232,16 @@ func (s *appSandbox) paths(in []string) []string {
 // commands or sign for it outside the sandbox (Landlock does not check
 // connections to a socket by its path before its RESOLVE_UNIX right).
 func (s *appSandbox) defaultHidden() []string {
-	env := s.a.env.Getenv
 	out := []string{filepath.Join(s.a.home, "auth.json"), "/run/docker.sock", "/var/run/docker.sock", "/run/podman/podman.sock",
 		fmt.Sprintf("/run/user/%d/bus", os.Getuid()), fmt.Sprintf("/run/user/%d/docker.sock", os.Getuid()),
 		fmt.Sprintf("/run/user/%d/podman/podman.sock", os.Getuid()), fmt.Sprintf("/run/user/%d/systemd/private", os.Getuid())}
-	if v := env("SSH_AUTH_SOCK"); filepath.IsAbs(v) {
+	if v := s.a.env.Getenv("SSH_AUTH_SOCK"); filepath.IsAbs(v) {
 		out = append(out, v)
 	}
-	if v := env("XDG_RUNTIME_DIR"); filepath.IsAbs(v) {
+	if v := s.a.env.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(v) {
 		out = append(out, filepath.Join(v, "bus"), filepath.Join(v, "docker.sock"), filepath.Join(v, "podman", "podman.sock"), filepath.Join(v, "systemd", "private"))
 	}
-	if v := env("DOCKER_HOST"); strings.HasPrefix(v, "unix://") {
+	if v := s.a.env.Getenv("DOCKER_HOST"); strings.HasPrefix(v, "unix://") {
 		out = append(out, strings.TrimPrefix(v, "unix://"))
 	}
 	return out
