@@ -13,7 +13,8 @@ import (
 // TestTmuxSandbox: with --sandbox workspace-write the footer names the
 // mode; a bash call that writes beside the project is blocked, the
 // transcript says so, and the dialog without "always" runs it again
-// without the sandbox only after y. /sandbox shows and changes the mode.
+// without the sandbox only after y. /sandbox shows and changes the mode;
+// !cmd runs in it, and its refusal is not rerun on a no.
 func TestTmuxSandbox(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
@@ -61,6 +62,16 @@ func TestTmuxSandbox(t *testing.T) {
 	tm.submit("/sandbox read-only")
 	tm.wait("the new mode", "sandbox: read-only for the commands started from now on")
 	tm.wait("the footer", "sandbox: read-only")
+	// !cmd runs in the mode in force too, and a no keeps the refusal.
+	tm.submit("!echo hi > inside.txt")
+	tm.wait("the rerun dialog of !cmd", "Run again WITHOUT the sandbox?")
+	tm.keys("n")
+	tm.wait("the reason", "Reason (sent to the model)")
+	tm.keys("Enter")
+	tm.wait("the refusal of !cmd", "blocked by the sandbox: write in read-only mode: "+filepath.Join(proj, "inside.txt"))
+	if _, err := os.Stat(filepath.Join(proj, "inside.txt")); err == nil {
+		t.Errorf("!cmd wrote in read-only mode")
+	}
 	tm.submit("/sandbox everything")
 	tm.wait("the refusal", `/sandbox: sandbox mode "everything": not one of`)
 	tm.keys("C-d")
