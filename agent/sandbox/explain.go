@@ -61,7 +61,7 @@ func (c *Confined) Explain(output string) []string {
 				path = filepath.Join(c.Dir, path)
 			}
 			path = filepath.Clean(path)
-			if c.Policy.writable(path) || path == "/dev/null" {
+			if c.Policy.writable(path) || path == "/dev/null" || !c.userCanWrite(path) {
 				continue
 			}
 			add(c.why(path) + ": " + path)
@@ -69,6 +69,23 @@ func (c *Confined) Explain(output string) []string {
 		}
 	}
 	return out
+}
+
+// userCanWrite reports whether the user could write path (or create it
+// in its directory) without the sandbox: a refusal they would get anyway
+// is the file's permissions, not the sandbox's.
+func (c *Confined) userCanWrite(path string) bool {
+	if c.access != nil {
+		return c.access(path)
+	}
+	for p := path; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			return writeAccess(p)
+		}
+		if p == filepath.Dir(p) {
+			return false
+		}
+	}
 }
 
 // why names the rule a write to path broke.

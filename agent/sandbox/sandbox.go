@@ -144,6 +144,8 @@ type Confined struct {
 	Mode   string
 	Policy Policy
 	Dir    string // the command's working directory
+
+	access func(path string) bool // userCanWrite's check (tests)
 }
 
 // String names the confinement for messages: "sandbox workspace-write".

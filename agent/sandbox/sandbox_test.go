@@ -478,8 +478,9 @@ func TestEnv(t *testing.T) {
 // other failures do not.
 func TestExplain(t *testing.T) {
 	p, _ := WorkspaceWrite.Policy(Project{Dir: "/p", TempDir: "/t"})
-	c := &Confined{Mode: string(WorkspaceWrite), Policy: p, Dir: "/p/sub"}
+	c := &Confined{Mode: string(WorkspaceWrite), Policy: p, Dir: "/p/sub", access: func(path string) bool { return path != "/root/secret" }}
 	tests := []struct{ name, out, want string }{
+		{"the user's own refusal", "cat: /root/secret: Permission denied", ""},
 		{"bash redirect", "bash: line 1: /etc/x: Permission denied", "write outside the workspace: /etc/x"},
 		{"relative", "bash: line 1: ../../x: Permission denied", "write outside the workspace: /x"},
 		{"touch", "touch: cannot touch '/home/u/x': Permission denied", "write outside the workspace: /home/u/x"},
