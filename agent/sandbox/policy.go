@@ -43,11 +43,12 @@ type Policy struct {
 	// process may connect to and bind (Landlock, ABI 4 and later). Other
 	// protocols (UDP, raw sockets) are not restricted by them; use
 	// NetworkNone for that.
-	ConnectTCP []uint16 `json:"connect_tcp,omitempty"`
-	BindTCP    []uint16 `json:"bind_tcp,omitempty"`
+	// (Not omitempty: an empty list, no port at all, differs from none.)
+	ConnectTCP []uint16 `json:"connect_tcp"`
+	BindTCP    []uint16 `json:"bind_tcp"`
 	// Env, when not nil, are the names of the only environment variables
 	// the process keeps (TMPDIR aside, see TempDir).
-	Env []string `json:"env,omitempty"`
+	Env []string `json:"env"`
 	// TempDir, when set, is the process's TMPDIR; it should be in Write.
 	TempDir string `json:"temp_dir,omitempty"`
 }

@@ -318,6 +318,11 @@ func TestTCPPorts(t *testing.T) {
 			t.Errorf("connect to port %d (allowed %v): exit %d, output %q", port, i == 0, code, out)
 		}
 	}
+	// An empty list allows no port at all (it is not "no rule").
+	p.ConnectTCP = []uint16{}
+	if out, code := run(t, s, "", p, dir, fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", ports[0])); code == 0 {
+		t.Errorf("connect with no port allowed: exit 0, output %q", out)
+	}
 }
 
 // TestCannotLift: a confined command cannot lift its sandbox: unshare
@@ -515,13 +520,22 @@ func TestExplain(t *testing.T) {
 }
 
 // BenchmarkBash is what the sandbox adds to a bash call: bash -c true
-// unconfined and in each mode (the machine probed once, as in zut).
+// unconfined and in each mode, and in workspace-write with the network
+// (no network namespace to make); the machine is probed once, as in zut.
 func BenchmarkBash(b *testing.B) {
 	s := testSandbox(b)
 	dir := b.TempDir()
-	for _, m := range []Mode{DangerFullAccess, ReadOnly, WorkspaceWrite} {
-		p, confined := m.Policy(Project{Dir: dir, TempDir: dir})
-		b.Run(string(m), func(b *testing.B) {
+	for _, c := range []struct {
+		m   Mode
+		net bool
+	}{{DangerFullAccess, false}, {ReadOnly, false}, {WorkspaceWrite, false}, {WorkspaceWrite, true}} {
+		m := c.m
+		p, confined := m.Policy(Project{Dir: dir, TempDir: dir, Network: c.net})
+		name := string(m)
+		if c.net {
+			name += "+network"
+		}
+		b.Run(name, func(b *testing.B) {
 			if confined && len(s.Support().missing(p)) > 0 {
 				b.Skip("the machine lacks a mechanism")
 			}
