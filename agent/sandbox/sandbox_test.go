@@ -326,8 +326,8 @@ func TestTCPPorts(t *testing.T) {
 }
 
 // TestCannotLift: a confined command cannot lift its sandbox: unshare
-// and setns fail, a mount fails, and a Landlock ruleset granting
-// everything narrows nothing.
+// and setns fail, a mount fails, tracing a process outside fails, and a
+// Landlock ruleset granting everything narrows nothing.
 func TestCannotLift(t *testing.T) {
 	s := testSandbox(t)
 	dir, tmp := project(t)
@@ -342,6 +342,15 @@ func TestCannotLift(t *testing.T) {
 		{"unshare net", "unshare -U -r -n true", "blocked by the sandbox: unshare is not allowed (it could undo the sandbox)"},
 		{"setns", "nsenter -t 1 -U -m sh -c 'echo hi > " + target + "'", "blocked by the sandbox: nsenter is not allowed (it could undo the sandbox)"},
 		{"mount", "mount -t tmpfs none .git/hooks", ""},
+		// PTRACE_SEIZE of the test process (outside the sandbox): Landlock
+		// refuses it (seize does not stop the test, should it succeed).
+		{"ptrace", fmt.Sprintf(`python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+r = libc.ptrace(0x4206, %d, None, None)
+print("ptrace", r, ctypes.get_errno())
+sys.exit(0 if r == 0 else 1)'`, os.Getpid()), ""},
 		{"new ruleset", fmt.Sprintf("%q internal widen %s", os.Args[0], target), "blocked by the sandbox: write outside the workspace: " + target},
 	}
 	for _, tc := range tests {
