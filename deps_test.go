@@ -22,7 +22,7 @@ import (
 // assembles the agent, the host and the providers and imports no mode;
 // below them proto, provider and the renderer tui import nothing of zut.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
+	"": {"agent/app", "agent/sandbox", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
@@ -31,7 +31,7 @@ var importPolicy = map[string][]string{
 	"tui/interactive": {"agent/app", "agent", "agent/botmode", "agent/permissions", "agent/session", "agent/tools", "host", "proto", "provider", "provider/authcmd", "tui", "tui/ansi", "tui/markdown"},
 
 	// The assembled app.
-	"agent/app": {"agent", "agent/permissions", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
+	"agent/app": {"agent", "agent/permissions", "agent/sandbox", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
 		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/hooks", "host/mcp", "proto", "provider",
 		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
@@ -40,7 +40,8 @@ var importPolicy = map[string][]string{
 	"agent/permissions": {},
 	"agent/session":     {"provider"},
 	"agent/skills":      {"provider"},
-	"agent/tools":       {"agent/skills", "provider"},
+	"agent/tools":       {"agent/sandbox", "agent/skills", "provider"},
+	"agent/sandbox":     {},
 
 	// The work around the conversation: the plan, the goal and its
 	// continuation, the schedule, resident subagents. Above the agent,
@@ -56,7 +57,7 @@ var importPolicy = map[string][]string{
 	"agent/tools/web":         {"agent/tools", "agent/tools/web/html", "provider"},
 	"agent/tools/web/html":    {},
 	"agent/tools/syntax":      {"agent/tools", "provider"},
-	"agent/tools/python":      {"agent/tools", "provider"},
+	"agent/tools/python":      {"agent/sandbox", "agent/tools", "provider"},
 	"agent/tools/worktree":    {"agent/tools", "provider"},
 
 	// The bot host: a runner that knows no chat service, the Telegram

@@ -112,6 +112,9 @@ var notVariables = map[string]bool{
 	// security.md's examples of credentials zut withholds from the
 	// processes it starts without reading them itself.
 	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
+	// security.md's sandbox: the errors and ioctls the seccomp filter
+	// names, and TMPDIR, which zut sets for confined commands.
+	"EPERM": true, "ENOSYS": true, "TIOCSTI": true, "TIOCLINUX": true, "TMPDIR": true,
 	// protocol.md's placeholders of zut ext test --args CMD=ARGS.
 	"CMD": true, "ARGS": true,
 	// The Python and Node SDKs' capability constants.

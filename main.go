@@ -14,6 +14,7 @@
 //	zut trust [--forget] [DIR|list] trust a folder's code (or forget it), list the trusted
 //	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
+//	zut sandbox check               what this machine offers the OS sandbox of commands
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
@@ -43,6 +44,7 @@ import (
 	"github.com/zut-go/zut/agent/botmode"
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
@@ -138,6 +140,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
+		case "sandbox":
+			return runSandbox(env, args[1:])
+		case "internal":
+			// zut's own plumbing, hidden from help: the sandbox's shim
+			// (agent/sandbox), which zut runs to confine a command.
+			if len(args) > 1 && args[1] == "sandbox-exec" {
+				return sandbox.Exec(args[2:])
+			}
+			return app.Usagef("zut internal is zut's own plumbing, not a command for people; zut help lists the commands")
 		case "help":
 			return runHelp(env, args[1:])
 		case "version":
@@ -151,7 +162,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "sandbox", "rpc", "help", "version"}
+
+// runSandbox is zut sandbox: check prints what the machine supports.
+func runSandbox(e *app.Env, args []string) error {
+	if len(args) != 1 || args[0] != "check" {
+		return app.Usagef("usage: zut sandbox check (zut help sandbox)")
+	}
+	_, err := io.WriteString(e.Stdout, sandbox.New(sandbox.Config{}).Support().Report())
+	return err
+}
 
 // typoCommand reports a lone first word that is a typo of a subcommand
 // ("zut sesions") instead of sending it to the model as a prompt.
@@ -279,7 +299,8 @@ Usage:
   zut trust [DIR]               trust a folder's extensions, MCP and language servers (--forget, list)
   zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
-  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sessions, telegram, trust
+  zut sandbox check             what this machine offers the OS sandbox of commands (zut help sandbox)
+  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sandbox, sessions, telegram, trust
 
 Model:
   --demo                        the built-in demo model: scripted answers, no key, no network
@@ -309,6 +330,8 @@ Prompt and tools:
                                 in print and JSON modes, refuse the calls no rule allows
   --deny RULE                   refuse the calls RULE matches (repeatable)
   --temperature T               the sampling temperature, 0 to 2 (the model's default otherwise)
+  --sandbox MODE                run commands (bash, python, !cmd) in an OS sandbox: read-only,
+                                workspace-write or danger-full-access (zut help sandbox)
   --max-steps N                 stop after N model turns (exit status 3 if the model was not done)
   --goal TEXT                   set the session's goal: zut continues until the model reports it
                                 complete or blocked, within goal.max_turns (docs/tools.md)
@@ -370,9 +393,13 @@ func runHelp(e *app.Env, args []string) error {
 		_, err := io.WriteString(e.Stdout, app.EnvHelp())
 		return err
 	}
+	if args[0] == "sandbox" {
+		_, err := io.WriteString(e.Stdout, app.SandboxHelp+"\nThis machine:\n"+sandbox.New(sandbox.Config{}).Support().Report())
+		return err
+	}
 	text, ok := helpTopics[args[0]]
 	if !ok {
-		names := []string{"env"}
+		names := []string{"env", "sandbox"}
 		for k := range helpTopics {
 			names = append(names, k)
 		}

@@ -48,6 +48,8 @@ import (
 //	field VAR FILE RE KEY    set VAR to the string KEY of the first JSON line
 //	                         of FILE (glob: newest) matching RE
 //	need PROG                skip the script unless PROG is on the PATH
+//	need-sandbox             skip the script unless zut sandbox check says workspace-write
+//	                         is available (agent/sandbox's tests check the refusal then)
 //	serve DIR                serve DIR's files over HTTP on loopback; $SERVER is its
 //	                         URL, also in the files served and in model replies
 //	sleep DURATION           wait (for processes that must notice something)
@@ -326,6 +328,11 @@ func (s *script) command(neg bool, name string, args []string) {
 		// need PROG: skip the script when PROG is not on the PATH.
 		if _, err := exec.LookPath(args[0]); err != nil {
 			s.t.Skipf("%s is not installed (on PATH); this script needs it", args[0])
+		}
+	case "need-sandbox":
+		out, _ := exec.Command(zutBinary, "sandbox", "check").CombinedOutput()
+		if !regexp.MustCompile(`(?m)^workspace-write: +available`).Match(out) {
+			s.t.Skipf("this machine cannot run the sandbox:\n%s", out)
 		}
 	case "need-env":
 		// need-env VAR: skip the script unless the test's environment sets

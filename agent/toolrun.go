@@ -34,6 +34,10 @@ type ConfirmRequest struct {
 	// Change is what a write or edit would do to its file (nil for other
 	// tools), for the dialog to show.
 	Change *tools.FileChange
+	// Once asks for this request only: the dialog offers no "always",
+	// and nothing is remembered (the rerun of a command the sandbox
+	// blocked, without the sandbox).
+	Once bool
 }
 
 // ConfirmAnswer is the user's decision.

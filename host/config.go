@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"os/exec"
 	"time"
 
 	"github.com/zut-go/zut/proto"
@@ -30,6 +31,11 @@ type Config struct {
 	// false they get StatusUntrusted and are not started. Nil trusts
 	// them all (the behaviour before the trust store).
 	TrustProject func(project []Entry) bool
+
+	// WrapCommand, when set, may rewrite each extension's command before
+	// it starts (the app's OS sandbox, with sandbox.children); an error
+	// keeps the extension from starting and is reported as its failure.
+	WrapCommand func(*exec.Cmd) error
 
 	// hello_ack contents (C7).
 	ZutVersion string

@@ -106,7 +106,7 @@ func (h *Host) load(ctx context.Context, en Entry) (*extension, error) {
 	lerr := func(err error) *LoadError {
 		return &LoadError{Name: e.name, Dir: e.m.Dir, Exec: e.m.Exec, Language: e.m.Language, Log: e.log, Err: err}
 	}
-	p, err := spawn(e.m, e.log, h.cfg.Env, e.exited)
+	p, err := spawn(e.m, e.log, h.cfg.Env, h.cfg.WrapCommand, e.exited)
 	if err != nil {
 		le := lerr(err)
 		if p == nil && errors.Is(err, errNoLog) {

@@ -44,7 +44,7 @@ const maxBusyStarts = 10
 // marker, in the environment env (see Config.Env). A bare exec name is
 // looked up on PATH (C23). The caller must
 // eventually call terminate and wait for done.
-func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, error) {
+func spawn(m *Manifest, logPath string, env []string, wrap func(*exec.Cmd) error, onExit func()) (*process, error) {
 	path := m.ExecPath
 	if path == "" {
 		lp, err := exec.LookPath(m.Exec)
@@ -94,6 +94,11 @@ func spawn(m *Manifest, logPath string, env []string, onExit func()) (*process, 
 		cmd.Dir = m.Dir
 		cmd.Env = childEnv(env)
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, logf
+		if wrap != nil {
+			if err = wrap(cmd); err != nil {
+				break
+			}
+		}
 		err = cmd.Start()
 		// A program just written (zut ext install, a build) may still be
 		// open for writing in a process forked meanwhile: the kernel

@@ -45,6 +45,9 @@ type Confirm struct {
 	// <tool> this session". AlwaysShort is its form for a narrow dialog
 	// (under 44 columns); empty: "Always".
 	Always, AlwaysShort string
+	// Once leaves the "always" choice out: the answer holds for this one
+	// request, and nothing is remembered.
+	Once bool
 
 	sel    int
 	reason *Editor // set while the reason is typed
@@ -102,12 +105,20 @@ func (d *Confirm) HandleKey(k Key) (choice ConfirmChoice, done bool) {
 		}
 	case "up", "ctrl+p", "shift+tab":
 		d.sel = (d.sel + choices - 1) % choices
+		if d.Once && d.sel == choiceAlways {
+			d.sel = choiceOnce
+		}
 	case "down", "ctrl+n", "tab":
 		d.sel = (d.sel + 1) % choices
+		if d.Once && d.sel == choiceAlways {
+			d.sel = choiceDeny
+		}
 	case "y", "1":
 		return ConfirmChoice{Allow: true}, true
 	case "a", "2":
-		return ConfirmChoice{Allow: true, Always: true}, true
+		if !d.Once {
+			return ConfirmChoice{Allow: true, Always: true}, true
+		}
 	case "n", "3":
 		d.sel = choiceDeny
 		d.askReason()
@@ -381,6 +392,9 @@ func (d *Confirm) options(width int, t *ansi.Theme, p ansi.Profile) []string {
 	sel := t.Style(ansi.RoleSelection).With(t.Style(ansi.RoleSelectionBG))
 	var out []string
 	for i, o := range opts {
+		if i == choiceAlways && d.Once {
+			continue
+		}
 		for j, w := range labelRows(o.label, labelW) {
 			prefix, key := "  ", ""
 			if j == 0 {

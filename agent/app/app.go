@@ -54,6 +54,7 @@ type App struct {
 	mcpLate     sync.Map          // servers WaitMCP gave up on: name -> true
 	mcpSaid     swapString        // the MCP instructions in the system prompt
 	work        *work             // plan, goal, schedule, subagents (work.go)
+	sandbox     *appSandbox       // the OS sandbox of commands (sandbox.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
@@ -155,6 +156,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		if res.Keyless != "" {
 			fmt.Fprintf(e.Stderr, "zut: warning: %s\n", res.Keyless)
 		}
+	}
+	if err := a.initSandbox(); err != nil {
+		return nil, err
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
 	a.claude = loadClaude(e.Getenv("HOME"), cwd)
@@ -370,6 +374,7 @@ func (a *App) hostConfig() host.Config {
 		Callbacks:       a.ui.callbacks(),
 		Env:             a.childEnv(),
 		TrustProject:    func([]host.Entry) bool { return a.trust.Trusted },
+		WrapCommand:     a.sandbox.childWrap(),
 	}
 	if a.resolved != nil {
 		cfg.Provider = a.resolved.Provider.Name
@@ -476,6 +481,9 @@ func (a *App) Close() {
 		}
 		if a.sess != nil {
 			a.closeSession(a.sess)
+		}
+		if a.sandbox != nil {
+			a.sandbox.close()
 		}
 	})
 }

@@ -35,6 +35,7 @@ var Builtins = []Builtin{
 	{Name: "reasoning", Help: "set the reasoning level: off, minimal, low, medium, high, max, adaptive, or a token budget"},
 	{Name: "settings", Help: "theme, terminal alerts, auto-compaction and more", Terminal: true},
 	{Name: "permissions", Help: "list the permission rules (allow, ask, deny) and remove them", Terminal: true},
+	{Name: "sandbox", Help: "show or set the OS sandbox of commands (/sandbox read-only, workspace-write ...)", Terminal: true},
 	{Name: "login", Help: "save an API key or sign in with a subscription (/login [provider])", Terminal: true},
 	{Name: "clear", Help: "start a new conversation and clear the screen"},
 	{Name: "compact", Help: "summarise the conversation to free context (/compact [focus])"},

@@ -18,6 +18,10 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// SandboxExe is the program that runs "internal sandbox-exec" for
+	// the sandbox (agent/sandbox); empty means os.Executable. Tests set
+	// it to a binary that dispatches to sandbox.Exec.
+	SandboxExe string
 }
 
 func NewEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {

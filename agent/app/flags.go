@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zut-go/zut/agent/permissions"
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -75,6 +76,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Trust, "trust", false, "run this folder's extensions and MCP and LSP configuration without asking, this once")
 	fs.BoolVar(&o.Yolo, "yolo", false, "run tools without asking")
 	fs.BoolVar(&o.NoYolo, "no-yolo", false, "in print/json modes, deny mutating tools")
+	fs.StringVar(&o.Sandbox, "sandbox", "", "run commands in an OS sandbox: read-only, workspace-write or danger-full-access")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after N model turns (0: no limit)")
 	fs.Func("temperature", "sampling temperature, 0 to 2", func(v string) error {
 		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
@@ -165,6 +167,11 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 			return o, Usagef("--demo picks the built-in demo model: drop --provider, --model and --base-url, or drop --demo")
 		}
 		o.Provider = provider.DemoProvider
+	}
+	if o.Sandbox != "" {
+		if _, err := sandbox.ParseMode(o.Sandbox); err != nil {
+			return o, Usagef("--sandbox: %v", err)
+		}
 	}
 	if o.Yolo && o.NoYolo {
 		return o, Usagef("--yolo and --no-yolo conflict: pick one")

@@ -56,7 +56,7 @@ func (a *App) startMCP() error {
 	start, call := a.mcpTimeouts()
 	a.mcpCalls = newMCPCallCount()
 	a.mcp = mcp.NewManager(mcp.Options{
-		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(),
+		Home: a.home, CWD: a.cwd, Config: cfg, Env: a.childEnv(), WrapCommand: a.sandbox.childWrap(),
 		StartTimeout: start, CallTimeout: call, Elicitation: a.elicit,
 		Trusted:     func(mcp.ServerConfig) bool { return a.trust.Trusted },
 		Client:      mcp.Implementation{Name: "zut", Version: Version},

@@ -31,6 +31,7 @@ type Options struct {
 	MCPConfigs         []string // more MCP server files for this run (--mcp-config)
 	Yolo               bool
 	NoYolo             bool
+	Sandbox            string // --sandbox: read-only, workspace-write or danger-full-access
 	MaxSteps           int
 	Goal               string   // --goal: the session's goal, set at start
 	Temperature        *float64 // --temperature: the sampling temperature, nil for the model's default

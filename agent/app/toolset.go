@@ -58,6 +58,9 @@ func (a *App) toolConfig(idx *skills.Index) tools.Config {
 		TempDir: filepath.Join(a.home, "tmp"),
 		Env:     a.childEnv(),
 	}
+	if a.sandbox != nil {
+		cfg.Sandbox = a.sandbox
+	}
 	if a.sess != nil {
 		cfg.SessionID = a.sess.ID()
 	}
@@ -137,6 +140,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 			DiagnosticsAfterEdit: a.settings.LSPDiagnostics && !a.opts.NoLSP,
 			Apply:                lsp.WriteEdits,
 			Env:                  cfg.Env,
+			WrapCommand:          a.sandbox.childWrap(),
 		})
 	}
 	if ts.web == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -46,6 +47,14 @@ type BashDetails struct {
 	// FullOutput is the file holding the whole output when the text sent
 	// to the model was cut.
 	FullOutput string `json:"full_output,omitempty"`
+	// Sandbox is the sandbox mode the command ran in ("" for none).
+	Sandbox string `json:"sandbox,omitempty"`
+	// Blocked are the sandbox's refusals read in the output
+	// ("blocked by the sandbox: write outside the workspace: /etc/x").
+	Blocked []string `json:"blocked,omitempty"`
+	// Unconfined says the user had the blocked command run again
+	// without the sandbox; the result is that run's.
+	Unconfined bool `json:"unconfined,omitempty"`
 }
 
 func (t *bashTool) Definition() provider.Tool {
@@ -116,24 +125,46 @@ func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	if fi, err := os.Stat(t.cfg.CWD); err != nil || !fi.IsDir() {
 		return errorResult("bash: working directory %s does not exist; the command was not run", t.cfg.CWD)
 	}
-	return t.run(ctx, command, time.Duration(secs)*time.Second, progress)
+	timeout := time.Duration(secs) * time.Second
+	r, det, blocked := t.run(ctx, command, timeout, progress, true)
+	if len(blocked) == 0 || t.cfg.Sandbox == nil || !t.cfg.Sandbox.Unconfined(ctx, "bash", command, blocked) {
+		return r
+	}
+	r, det2, _ := t.run(ctx, command, timeout, progress, false)
+	det2.Blocked, det2.Sandbox, det2.Unconfined = det.Blocked, det.Sandbox, true
+	r.Content = append([]provider.Block{{Type: provider.BlockText, Text: "[the sandbox blocked the command (" + strings.Join(blocked, "; ") + "); the user had it run again without the sandbox:]"}}, r.Content...)
+	return r.withDetails(det2)
 }
 
-// run starts the command and waits for it, its timeout, or ctx.
-func (t *bashTool) run(ctx context.Context, command string, timeout time.Duration, progress func(string)) Result {
+// run starts the command, in the sandbox in force when confine is set,
+// and waits for it, its timeout, or ctx. blocked are the sandbox's
+// refusals read in the output of a failed confined command.
+func (t *bashTool) run(ctx context.Context, command string, timeout time.Duration, progress func(string), confine bool) (Result, BashDetails, []string) {
+	var det BashDetails
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return errorResult("bash: create output pipe: %v", err)
+		return errorResult("bash: create output pipe: %v", err), det, nil
 	}
 	cmd := exec.Command(t.cfg.Shell, "-c", command)
 	cmd.Dir = t.cfg.CWD
 	cmd.Env = t.cfg.Env
 	cmd.Stdout, cmd.Stderr = pw, pw // stdin stays nil: /dev/null
 	setProcessGroup(cmd)
+	var conf *sandbox.Confined
+	if confine && t.cfg.Sandbox != nil {
+		if conf, err = t.cfg.Sandbox.Confine(cmd); err != nil {
+			pr.Close()
+			pw.Close()
+			return errorResult("bash: %v", err), det, nil
+		}
+		if conf != nil {
+			det.Sandbox = conf.Mode
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
-		return errorResult("bash: start %s: %v", t.cfg.Shell, unwrapPath(err))
+		return errorResult("bash: start %s: %v", t.cfg.Shell, unwrapPath(err)), det, nil
 	}
 	pw.Close() // the children hold the only write ends now
 
@@ -191,7 +222,7 @@ loop:
 	pr.Close()
 
 	text, saved := out.finish()
-	det := BashDetails{TimedOut: timedOut, Aborted: aborted, FullOutput: saved}
+	det.TimedOut, det.Aborted, det.FullOutput = timedOut, aborted, saved
 	var footer string
 	var exitErr *exec.ExitError
 	switch {
@@ -213,6 +244,9 @@ loop:
 		footer = fmt.Sprintf("[wait: %v]", waitErr)
 	}
 	text = strings.TrimRight(text, "\n")
+	if conf != nil && footer != "" && !timedOut && !aborted {
+		det.Blocked = conf.Explain(text)
+	}
 	if text == "" && footer == "" {
 		text = "(no output)"
 	}
@@ -222,9 +256,18 @@ loop:
 		}
 		text += footer
 	}
+	if len(det.Blocked) > 0 {
+		text += "\n" + strings.Join(det.Blocked, "\n") + "\n" + SandboxHint(conf.Mode)
+	}
 	r := textResult(text)
 	r.IsError = footer != ""
-	return r.withDetails(det)
+	return r.withDetails(det), det, det.Blocked
+}
+
+// SandboxHint is what follows the sandbox's refusals of a command: how
+// the user widens it (the model cannot).
+func SandboxHint(mode string) string {
+	return "[the command ran in sandbox " + mode + "; the user can widen it with sandbox.writable or sandbox.network in config.json, or choose another mode with /sandbox; do not try to get around it]"
 }
 
 // terminate stops the command's whole process group: SIGTERM, then SIGKILL

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/skills"
 	"github.com/zut-go/zut/provider"
 )
@@ -123,6 +124,25 @@ type Config struct {
 	Ripgrep string
 	// NoRipgrep forces grep's Go backend even when rg is available.
 	NoRipgrep bool
+	// Sandbox confines the commands bash and python start (nil: none).
+	Sandbox Sandbox
+}
+
+// Sandbox is the OS sandbox in force, as the app keeps it (agent/sandbox
+// does the confining). It is safe for concurrent use.
+type Sandbox interface {
+	// Confine rewrites cmd, not yet started, to run in the sandbox in
+	// force and returns what explains its refusals, or nil when no
+	// sandbox is in force (danger-full-access). An error refuses the
+	// command: it must not be started, and the error says why.
+	Confine(cmd *exec.Cmd) (*sandbox.Confined, error)
+	// Generation changes whenever the sandbox in force changes, so that
+	// a tool holding a process started under the old one restarts it.
+	Generation() uint64
+	// Unconfined asks the user whether command, which the sandbox
+	// blocked as blocked says, may run once more without the sandbox. It
+	// is false when nobody can be asked; it never answers by itself.
+	Unconfined(ctx context.Context, tool, command string, blocked []string) bool
 }
 
 // Builtins returns the built-in tools in the order they are offered: read,

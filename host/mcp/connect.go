@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os/exec"
 )
 
 // ConnectOptions are what Connect needs besides the server's
@@ -17,6 +18,9 @@ type ConnectOptions struct {
 	// added to it); nil means zut's own. zut passes its environment
 	// without provider keys (provider.ChildEnv).
 	Env []string
+	// WrapCommand, when set, may rewrite a stdio server's command before
+	// it starts (the app's OS sandbox); an error keeps it from starting.
+	WrapCommand func(*exec.Cmd) error
 
 	// AuthPrompt shows the URL that authorizes zut for a remote server;
 	// OpenBrowser (see the function of that name) tries to open it. With
@@ -53,7 +57,7 @@ func connect(ctx context.Context, cfg ServerConfig, opts ConnectOptions, log *lo
 	switch cfg.Transport {
 	case "stdio":
 		c := newClient(cfg.Name, nil, log, opts.ClientOptions)
-		t, err := startStdio(cfg, opts.Project, opts.Env, log, c)
+		t, err := startStdio(cfg, opts.Project, opts.Env, opts.WrapCommand, log, c)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"sort"
 	"sync"
 	"time"
@@ -32,6 +33,8 @@ type Options struct {
 	CWD    string   // the project directory: a stdio server's default working directory
 	Config *Config  // from LoadConfig; nil means no servers
 	Env    []string // the environment of stdio servers (ConnectOptions.Env)
+	// WrapCommand rewrites stdio servers' commands (ConnectOptions.WrapCommand).
+	WrapCommand func(*exec.Cmd) error
 
 	// Trusted decides whether a project server (OriginProject) may run;
 	// nil trusts none. Servers from the global file or --mcp-config always
@@ -279,7 +282,7 @@ func (m *Manager) changed(f func()) {
 func (m *Manager) start(s *server) {
 	begin := time.Now()
 	name := s.cfg.Name
-	copts := ConnectOptions{Home: m.opts.Home, Project: m.opts.CWD, Env: m.opts.Env, AuthPrompt: m.opts.AuthPrompt, OpenBrowser: m.opts.OpenBrowser,
+	copts := ConnectOptions{Home: m.opts.Home, Project: m.opts.CWD, Env: m.opts.Env, WrapCommand: m.opts.WrapCommand, AuthPrompt: m.opts.AuthPrompt, OpenBrowser: m.opts.OpenBrowser,
 		ClientOptions: ClientOptions{Info: m.opts.Client, InitTimeout: m.startTimeout(s), Sampling: m.opts.Sampling,
 			Elicitation: m.opts.Elicitation,
 			Changed:     func(list string) { m.listChanged(s, list) },

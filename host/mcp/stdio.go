@@ -40,7 +40,7 @@ type stdioTransport struct {
 // stdin is disconnected after it.
 const writeTimeout = 10 * time.Second
 
-func startStdio(cfg ServerConfig, project string, env []string, log *logFile, s sink) (*stdioTransport, error) {
+func startStdio(cfg ServerConfig, project string, env []string, wrap func(*exec.Cmd) error, log *logFile, s sink) (*stdioTransport, error) {
 	path := cfg.Command
 	if !strings.ContainsRune(path, os.PathSeparator) {
 		lp, err := exec.LookPath(path)
@@ -81,7 +81,12 @@ func startStdio(cfg ServerConfig, project string, env []string, log *logFile, s 
 	if f := log.file(); f != nil {
 		cmd.Stderr = f
 	}
-	err = cmd.Start()
+	if wrap != nil {
+		err = wrap(cmd)
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {

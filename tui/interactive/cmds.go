@@ -64,6 +64,8 @@ func (u *ui) command(line string) {
 		u.openSettings()
 	case "permissions":
 		u.openPermissions()
+	case "sandbox":
+		u.sandboxCommand(args)
 	case "login":
 		u.login(args)
 	case "theme":

@@ -84,6 +84,9 @@ func (u *ui) updateFooter() {
 	if a.Yolo() {
 		right = append(right, "yolo: tools run unasked")
 	}
+	if m := a.SandboxMode(); m != "danger-full-access" {
+		right = append(right, "sandbox: "+m)
+	}
 	u.chat.SetFooter(tui.Footer{Left: left, Right: strings.Join(right, " · ")})
 }
 

@@ -82,7 +82,7 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 	}
 	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
 	d := &tui.Confirm{Tool: req.Name, Preview: preview, Body: req.Body, BodyLabel: bodyLabel(req.Name),
-		Always: "Always allow " + rule.String() + " in this project", AlwaysShort: "Always " + rule.String()}
+		Always: "Always allow " + rule.String() + " in this project", AlwaysShort: "Always " + rule.String(), Once: req.Once}
 	if c := req.Change; c != nil && !c.Truncated {
 		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
 	}

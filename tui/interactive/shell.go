@@ -68,7 +68,25 @@ func (u *ui) shell(cmdline string) {
 				cmdline = run
 			}
 		}
-		out, code, err := runShell(ctx, sh, cmdline, dir)
+		var confine confiner
+		if u.app != nil {
+			confine = func(cmd *exec.Cmd) (func(string) []string, error) {
+				c, err := u.app.ConfineCommand(cmd)
+				if c == nil || err != nil {
+					return nil, err
+				}
+				return c.Explain, nil
+			}
+		}
+		out, code, blocked, err := runShell(ctx, sh, cmdline, dir, confine)
+		if len(blocked) > 0 {
+			out = strings.TrimRight(out, "\n") + "\n" + strings.Join(blocked, "\n") + "\n"
+			if u.app.UnconfinedAgain(ctx, cmdline, blocked) {
+				again, code2, _, err2 := runShell(ctx, sh, cmdline, dir, nil)
+				out = "[blocked by the sandbox; run again without it after you confirmed:]\n" + again
+				code, err = code2, err2
+			}
+		}
 		stopped := ctx.Err() != nil
 		if u.app != nil {
 			u.app.UserCommandDone(id, cmdline, out, err != nil || code != 0)
@@ -100,9 +118,16 @@ func (u *ui) shell(cmdline string) {
 	})
 }
 
+// confiner puts a command in the sandbox in force (app.ConfineCommand)
+// and returns what explains its refusals (nil: not confined); an error
+// refuses the command.
+type confiner func(*exec.Cmd) (explain func(output string) []string, err error)
+
 // runShell runs cmdline with sh -c in dir, in its own process group that
-// is killed when ctx ends, and returns its combined output.
-func runShell(ctx context.Context, sh, cmdline, dir string) (string, int, error) {
+// is killed when ctx ends, in the sandbox confine puts it in (nil: none),
+// and returns its combined output and, when it failed in the sandbox,
+// the sandbox's refusals read in that output.
+func runShell(ctx context.Context, sh, cmdline, dir string, confine confiner) (string, int, []string, error) {
 	cmd := exec.CommandContext(ctx, sh, "-c", cmdline)
 	cmd.Dir = dir
 	cmd.Stdin = nil
@@ -112,6 +137,13 @@ func runShell(ctx context.Context, sh, cmdline, dir string) (string, int, error)
 	cmd.Stderr = &buf
 	setProcessGroup(cmd)
 	cmd.WaitDelay = time.Second
+	var explain func(string) []string
+	if confine != nil {
+		var err error
+		if explain, err = confine(cmd); err != nil {
+			return "", -1, nil, err
+		}
+	}
 	err := cmd.Run()
 	code := 0
 	var ee *exec.ExitError
@@ -124,7 +156,11 @@ func runShell(ctx context.Context, sh, cmdline, dir string) (string, int, error)
 	if ctx.Err() != nil {
 		err = errors.New("interrupted")
 	}
-	return buf.String(), code, err
+	var blocked []string
+	if explain != nil && (code != 0 || err != nil) && ctx.Err() == nil {
+		blocked = explain(buf.String())
+	}
+	return buf.String(), code, blocked, err
 }
 
 // capped keeps the first and last halves of what is written past max.

@@ -71,7 +71,7 @@ func TestRunShellKillsGroup(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		out, _, err = runShell(ctx, "/bin/sh", "echo started; sh "+marker+" & sh "+marker+"; wait", dir)
+		out, _, _, err = runShell(ctx, "/bin/sh", "echo started; sh "+marker+" & sh "+marker+"; wait", dir, nil)
 	}()
 	deadline := time.Now().Add(60 * time.Second)
 	for !running(marker) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -54,6 +55,9 @@ type Config struct {
 	Servers []ServerConfig
 	// Env is the environment of the servers; nil is os.Environ().
 	Env []string
+	// WrapCommand, when set, may rewrite a server's command before it
+	// starts (the app's OS sandbox); an error keeps it from starting.
+	WrapCommand func(*exec.Cmd) error
 }
 
 // ServerConfig says how to run one language server.

@@ -253,7 +253,7 @@ func (m *Manager) ensure(sc ServerConfig, exe, root string) (*server, error) {
 	if len(m.servers) >= maxServers {
 		return nil, fmt.Errorf("%d language servers are running already, the most zut runs at once", maxServers)
 	}
-	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.warmup(), m.cfg.Env, func(err error) {
+	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.warmup(), m.cfg.Env, m.cfg.WrapCommand, func(err error) {
 		if err == nil {
 			m.mu.Lock()
 			delete(m.failures, key)

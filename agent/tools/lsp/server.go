@@ -34,7 +34,8 @@ type server struct {
 	timeout time.Duration
 	warmup  time.Duration // see Config.Warmup
 	environ []string
-	onReady func(err error) // told once how the start went
+	wrap    func(*exec.Cmd) error // Config.WrapCommand
+	onReady func(err error)       // told once how the start went
 
 	ready    chan struct{} // closed when the start has finished, well or not
 	exited   chan struct{} // closed when the process is reaped or never ran
@@ -66,7 +67,7 @@ type server struct {
 
 // newServer starts a server in the background; callers wait for it with
 // waitReady.
-func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup time.Duration, environ []string, onReady func(error)) *server {
+func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup time.Duration, environ []string, wrap func(*exec.Cmd) error, onReady func(error)) *server {
 	s := &server{
 		cfg: cfg, exe: exe, root: root, timeout: timeout, warmup: warmup, onReady: onReady,
 		log:      openLog(logDir, cfg.Name, root),
@@ -75,6 +76,7 @@ func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup time.
 		progress: map[string]string{},
 	}
 	s.environ = append(append([]string(nil), environ...), envList(cfg.Env)...)
+	s.wrap = wrap
 	s.docs.init()
 	s.diag.init()
 	s.procCtx, s.kill = context.WithCancel(context.Background())
@@ -143,7 +145,12 @@ func (s *server) launch() (err error) {
 	tools.SetProcessGroup(cmd)
 	cmd.Cancel = func() error { tools.SignalGroup(cmd, true); return nil }
 	cmd.WaitDelay = 2 * time.Second
-	err = cmd.Start()
+	if s.wrap != nil {
+		err = s.wrap(cmd)
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
 	inR.Close()
 	outW.Close()
 	errW.Close()

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/tools"
 )
 
@@ -55,9 +56,11 @@ type interp struct {
 	res, out, errs *os.File // our read ends
 	stdout, stderr *stream
 	replies        chan reply
-	quit           chan struct{} // closed by stop: the result reader gives up
-	exited         chan struct{} // closed when the process was reaped
-	waitErr        error         // the process's exit, valid once exited is closed
+	quit           chan struct{}     // closed by stop: the result reader gives up
+	exited         chan struct{}     // closed when the process was reaped
+	waitErr        error             // the process's exit, valid once exited is closed
+	conf           *sandbox.Confined // the sandbox it runs in (nil: none)
+	gen            uint64            // the sandbox's generation when it started
 	readers        sync.WaitGroup
 	version        string
 	nextID         int64
@@ -65,7 +68,8 @@ type interp struct {
 }
 
 // start runs the driver with python in dir and waits for its ready line.
-func start(ctx context.Context, python, dir string, env []string) (*interp, error) {
+// With sb set, the interpreter runs in the sandbox in force.
+func start(ctx context.Context, python, dir string, env []string, sb tools.Sandbox) (*interp, error) {
 	var files []*os.File // every pipe end, closed on failure
 	pipe := func() (*os.File, *os.File, error) {
 		r, w, err := os.Pipe()
@@ -102,6 +106,14 @@ func start(ctx context.Context, python, dir string, env []string) (*interp, erro
 	cmd.Stdout, cmd.Stderr = outW, errW // stdin stays nil: /dev/null
 	cmd.ExtraFiles = []*os.File{reqR, resW}
 	tools.SetProcessGroup(cmd)
+	var conf *sandbox.Confined
+	var gen uint64
+	if sb != nil {
+		gen = sb.Generation()
+		if conf, err = sb.Confine(cmd); err != nil {
+			return fail(fmt.Errorf("python: %v", err))
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Errorf("python: start %s: %v", python, unwrap(err)))
 	}
@@ -110,7 +122,7 @@ func start(ctx context.Context, python, dir string, env []string) (*interp, erro
 	}
 	ip := &interp{cmd: cmd, req: reqW, res: resR, out: outR, errs: errR,
 		stdout: newStream(stdoutHead, stdoutTail), stderr: newStream(stderrHead, stderrTail),
-		replies: make(chan reply, 1), quit: make(chan struct{}), exited: make(chan struct{})}
+		replies: make(chan reply, 1), quit: make(chan struct{}), exited: make(chan struct{}), conf: conf, gen: gen}
 	ip.readers.Add(3)
 	go func() { defer ip.readers.Done(); ip.stdout.read(outR) }()
 	go func() { defer ip.readers.Done(); ip.stderr.read(errR) }()

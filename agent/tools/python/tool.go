@@ -240,6 +240,12 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage, progress func(strin
 		ip = nil
 	}
 	var notes []string
+	if ip != nil && t.cfg.Sandbox != nil && ip.gen != t.cfg.Sandbox.Generation() {
+		ip.stop()
+		t.setInterp(nil, "")
+		ip = nil
+		notes = append(notes, "[the sandbox changed: started a fresh interpreter in the new one; all earlier variables are gone]")
+	}
 	if ip == nil {
 		if ip, err = t.start(ctx); err != nil {
 			return tools.ErrorResult("%v", err)
@@ -254,7 +260,14 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage, progress func(strin
 	if strings.TrimSpace(code) == "" {
 		return tools.TextResult(fmt.Sprintf("[reset: started a fresh interpreter (Python %s); all earlier variables are gone]", ip.version)).WithDetails(det)
 	}
-	return t.call(ctx, ip, code, timeout, progress, det, notes)
+	r := t.call(ctx, ip, code, timeout, progress, det, notes)
+	if ip.conf != nil && r.IsError {
+		if blocked := ip.conf.Explain(r.Text()); len(blocked) > 0 {
+			r.Content = append(r.Content, provider.Block{Type: provider.BlockText,
+				Text: strings.Join(blocked, "\n") + "\n" + tools.SandboxHint(ip.conf.Mode)})
+		}
+	}
+	return r
 }
 
 // start launches an interpreter as t.c says and records it.
@@ -266,7 +279,7 @@ func (t *Tool) start(ctx context.Context) (*interp, error) {
 	if fi, err := os.Stat(t.cfg.CWD); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("python: working directory %s does not exist; the code was not run", t.cfg.CWD)
 	}
-	ip, err := start(ctx, python, t.cfg.CWD, t.c.Env)
+	ip, err := start(ctx, python, t.cfg.CWD, t.c.Env, t.cfg.Sandbox)
 	if err != nil {
 		return nil, err
 	}
