@@ -139,7 +139,9 @@ func runOf(s string, min, max int, ok func(byte) bool) bool {
 	return true
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // bots lists the bots that are set up (a directory with a token).
 func bots(env Env) []string {
