@@ -309,3 +309,22 @@ func inModule(importPath string) string {
 }
 
 func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
+
+// slowStd are standard packages the zut binary must not link, directly or
+// through another package: text/template and html/template call
+// reflect.Value.MethodByName, which makes the linker keep every exported
+// method of every reachable type (megabytes of binary, slower starts).
+var slowStd = []string{"text/template", "html/template"}
+
+// TestNoReflectMethods fails when the binary links a package of slowStd.
+func TestNoReflectMethods(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if slices.Contains(slowStd, dep) {
+			t.Errorf("the zut binary links %s; fill the text with plain substitution instead (see host/extinit/fill.go)", dep)
+		}
+	}
+}

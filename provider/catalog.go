@@ -3,6 +3,7 @@ package provider
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ProviderInfo describes one model provider: where it is, which wire it
@@ -110,7 +111,8 @@ const (
 	mTok = 1000 * 1000
 )
 
-var builtinModels = func() []Model {
+// builtinModels is the catalog, made on first use (not at every start).
+var builtinModels = sync.OnceValue(func() []Model {
 	ms := []Model{
 		anthropicModel("claude-opus-4-8", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
 		anthropicModel("claude-opus-4-7", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
@@ -171,7 +173,7 @@ var builtinModels = func() []Model {
 		}
 	}
 	return ms
-}()
+})
 
 // BuiltinProviders returns the providers zut knows without configuration.
 func BuiltinProviders() []ProviderInfo {
@@ -182,8 +184,8 @@ func BuiltinProviders() []ProviderInfo {
 
 // BuiltinModels returns the built-in model catalog.
 func BuiltinModels() []Model {
-	out := make([]Model, len(builtinModels))
-	copy(out, builtinModels)
+	out := make([]Model, len(builtinModels()))
+	copy(out, builtinModels())
 	return out
 }
 

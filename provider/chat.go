@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync/atomic"
 )
@@ -369,12 +368,23 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-var shortIDPattern = regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
+// shortID reports whether s is 9 letters and digits.
+func shortID(s string) bool {
+	if len(s) != 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // shortToolID maps any tool call ID to 9 letters and digits, the same way
 // every time.
 func shortToolID(s string) string {
-	if shortIDPattern.MatchString(s) {
+	if shortID(s) {
 		return s
 	}
 	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

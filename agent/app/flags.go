@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/sandbox"
@@ -216,7 +217,7 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 // sessionIDLike matches what -r takes as a session id (or a prefix of
 // one, two characters or more) rather than a prompt: hex digits and
 // dashes ("zut -r f6"). A prompt that looks like one goes after --.
-var sessionIDLike = regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`)
+var sessionIDLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`) })
 
 // joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
 // like a session id (or prefix), because the flag package cannot give a
@@ -231,7 +232,7 @@ func joinResumeID(args []string) []string {
 		}
 		switch a {
 		case "-r", "--r", "-resume", "--resume":
-			if i+1 < len(args) && sessionIDLike.MatchString(args[i+1]) {
+			if i+1 < len(args) && sessionIDLike().MatchString(args[i+1]) {
 				out = append(out, a+"="+args[i+1])
 				i++
 				continue

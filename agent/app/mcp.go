@@ -394,7 +394,7 @@ func (a *App) mcpCommands() []Command {
 }
 
 // mention is "@server:uri" in a prompt.
-var mention = regexp.MustCompile(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`) })
 
 // maxMention bounds the text one @server:uri mention adds to a prompt.
 const maxMention = 256 << 10
@@ -411,7 +411,7 @@ func (a *App) mcpMentions(ctx context.Context, text string) []string {
 		servers[s.Name] = true
 	}
 	var out []string
-	for _, m := range mention.FindAllStringSubmatch(text, 8) {
+	for _, m := range mention().FindAllStringSubmatch(text, 8) {
 		server, uri := m[1], m[2]
 		if !servers[server] {
 			continue

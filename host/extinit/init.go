@@ -8,7 +8,6 @@
 package extinit
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -17,7 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
+	"sync"
 
 	"github.com/zut-go/zut/ext/node"
 	"github.com/zut-go/zut/ext/python"
@@ -54,32 +53,38 @@ type file struct {
 //go:embed templates
 var templates embed.FS
 
-// layouts lists the files of each language, the manifest aside.
-var layouts = map[string]struct {
+// layout is the files of one language, the manifest aside.
+type layout struct {
 	language, exec, text string
 	files                []file
-}{
-	LangGo: {"go", "", "in Go", []file{
-		{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
-		{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
-	}},
-	LangPython: {"python", "./main.py", "in Python", []file{
-		{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
-		{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
-		{name: python.FileName, data: python.Source(), perm: 0o644},
-	}},
-	LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
-		{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
-		{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
-		{name: node.FileName, data: node.Source(), perm: 0o644},
-		{name: node.TypesFileName, data: node.Types(), perm: 0o644},
-		{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
-	}},
-	LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
-		{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
-		{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
-	}},
 }
+
+// layouts lists the layout of each language, made on first use: the
+// SDK sources they copy are not needed at every start of zut.
+var layouts = sync.OnceValue(func() map[string]layout {
+	return map[string]layout{
+		LangGo: {"go", "", "in Go", []file{
+			{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
+			{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
+		}},
+		LangPython: {"python", "./main.py", "in Python", []file{
+			{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
+			{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
+			{name: python.FileName, data: python.Source(), perm: 0o644},
+		}},
+		LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
+			{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
+			{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
+			{name: node.FileName, data: node.Source(), perm: 0o644},
+			{name: node.TypesFileName, data: node.Types(), perm: 0o644},
+			{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
+		}},
+		LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
+			{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
+			{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
+		}},
+	}
+})
 
 // data is what the templates see.
 type data struct {
@@ -98,7 +103,7 @@ func Init(dir, name string, opts Options) error {
 	if opts.Lang == "" {
 		opts.Lang = LangPython
 	}
-	layout, ok := layouts[opts.Lang]
+	layout, ok := layouts()[opts.Lang]
 	if !ok {
 		return fmt.Errorf("init extension %q: unknown language %q; use go, python, node or sh", name, opts.Lang)
 	}
@@ -152,7 +157,7 @@ func describe(d data) string {
 	if d.Panel {
 		parts = append(parts, "a panel (/"+d.PanelCommand+")")
 	}
-	return strings.Join(parts, ", ") + ", " + layouts[d.Lang].text
+	return strings.Join(parts, ", ") + ", " + layouts()[d.Lang].text
 }
 
 // render executes the template name; Go source is formatted.
@@ -161,18 +166,14 @@ func render(name string, d data) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := template.New(name).Option("missingkey=error").Parse(string(src))
+	out, err := fill(name, string(src), d)
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := t.Execute(&b, d); err != nil {
-		return nil, err
-	}
 	if strings.HasSuffix(name, ".go.tmpl") {
-		return format.Source(b.Bytes())
+		return format.Source([]byte(out))
 	}
-	return b.Bytes(), nil
+	return []byte(out), nil
 }
 
 // writeAll creates dir and writes files into it. dir must not exist or be

@@ -6,14 +6,26 @@ import (
 	"fmt"
 	neturl "net/url"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/zut-go/zut/host/mcp"
 )
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// nameOK reports whether name can name a server: 1 to 64 letters,
+// digits, '_' and '-'.
+func nameOK(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // scopeFile is the configuration file of a scope. Claude Code's scope
 // names are read too: user is global; local (Claude Code's private
@@ -84,7 +96,7 @@ func runAdd(args []string, env Env) error {
 		*transport = "http" // Claude Code's --transport stdio: a command follows
 	}
 	name := pos[0]
-	if !validName.MatchString(name) {
+	if !nameOK(name) {
 		return &UsageError{Msg: fmt.Sprintf("zut mcp add: name %q: use letters, digits, '_' and '-' (at most 64)", name)}
 	}
 	entry := map[string]any{}
@@ -173,7 +185,7 @@ func runAddJSON(args []string, env Env) error {
 		return &UsageError{Msg: `usage: zut mcp add-json <name> '{"command": "npx", "args": ["-y", "server"]}' [--scope project|global]`}
 	}
 	name, text := pos[0], pos[1]
-	if !validName.MatchString(name) {
+	if !nameOK(name) {
 		return &UsageError{Msg: fmt.Sprintf("zut mcp add-json: name %q: use letters, digits, '_' and '-' (at most 64)", name)}
 	}
 	var entry map[string]any

@@ -4,6 +4,7 @@ import (
 	"github.com/zut-go/zut/tui/ansi"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file renders GFM tables: box-drawn borders, the header in bold,
@@ -12,7 +13,7 @@ import (
 // cannot fit, each row is shown as "header: value" lines instead.
 
 // brTag matches the <br> tags models put in table cells for line breaks.
-var brTag = regexp.MustCompile(`(?i)<br\s*/?>`)
+var brTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<br\s*/?>`) })
 
 // table renders a table block. While the table streams, a row whose line
 // is not complete yet is held back, so half a row never shows; complete
@@ -53,7 +54,7 @@ func (r *mdRenderer) tableLines(b *mdBlock, rows []string, width int, c renderCt
 				st = head
 			}
 			var spans []ansi.Span
-			for k, part := range brTag.Split(text, -1) {
+			for k, part := range brTag().Split(text, -1) {
 				if k > 0 {
 					spans = append(spans, ansi.Span{Text: "\n", Style: st})
 				}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -339,7 +338,19 @@ func (b *Bot) AnswerCallback(ctx context.Context, id, text string) error {
 	return b.callRetry(ctx, "answerCallbackQuery", p, nil)
 }
 
-var commandName = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
+// validCommand reports whether name can be a Telegram command: 1 to 32
+// lower-case letters, digits and underscores.
+func validCommand(name string) bool {
+	if len(name) < 1 || len(name) > 32 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // SetCommands publishes the commands Telegram accepts in its menu (lower
 // case letters, digits and _; at most 100).
@@ -350,7 +361,7 @@ func (b *Bot) SetCommands(ctx context.Context, cmds []bot.Command) error {
 	}
 	list := []botCommand{}
 	for _, c := range cmds {
-		if !commandName.MatchString(c.Name) || len(list) == 100 {
+		if !validCommand(c.Name) || len(list) == 100 {
 			continue
 		}
 		d := clipRunes(c.Description, 256)

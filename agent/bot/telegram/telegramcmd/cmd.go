@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -120,14 +119,36 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 func botsDir(env Env) string { return filepath.Join(env.ZutHome, "telegram") }
 
-var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_]{1,64}$`)
+// validUsername reports whether s can be a bot's username: 1 to 64
+// letters, digits and underscores. (A regexp with a counted repetition
+// costs its compilation at every start of zut; this costs nothing.)
+func validUsername(s string) bool {
+	return runOf(s, 1, 64, func(c byte) bool { return isAlnum(c) || c == '_' })
+}
+
+// runOf reports whether s has min to max bytes, each ok.
+func runOf(s string, min, max int, ok func(byte) bool) bool {
+	if len(s) < min || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // bots lists the bots that are set up (a directory with a token).
 func bots(env Env) []string {
 	entries, _ := os.ReadDir(botsDir(env))
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() && usernameRE.MatchString(e.Name()) {
+		if e.IsDir() && validUsername(e.Name()) {
 			if _, err := os.Stat(filepath.Join(botsDir(env), e.Name(), "token")); err == nil {
 				names = append(names, e.Name())
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -16,7 +15,13 @@ import (
 	"github.com/zut-go/zut/agent/bot/telegram"
 )
 
-var tokenRE = regexp.MustCompile(`^[0-9]{3,20}:[A-Za-z0-9_-]{30,60}$`)
+// validToken reports whether s has the form of a bot token: 3 to 20
+// digits, a colon, 30 to 60 letters, digits, '_' and '-'.
+func validToken(s string) bool {
+	id, secret, ok := strings.Cut(s, ":")
+	return ok && runOf(id, 3, 20, func(c byte) bool { return c >= '0' && c <= '9' }) &&
+		runOf(secret, 30, 60, func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' })
+}
 
 // setup stores a token (checked with getMe) and prints a pairing code.
 func setup(ctx context.Context, env Env, args []string) error {
@@ -32,7 +37,7 @@ func setup(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	if !tokenRE.MatchString(token) {
+	if !validToken(token) {
 		return errors.New("zut telegram setup: that is not a bot token (it looks like 123456789:AA... — digits, a colon, then about 35 letters, digits, - and _); copy it again from @BotFather")
 	}
 	base := env.Getenv("ZUT_TELEGRAM_API_URL")
@@ -49,7 +54,7 @@ func setup(ctx context.Context, env Env, args []string) error {
 			where = base
 		}
 		return fmt.Errorf("zut telegram setup: could not check the token with %s: %v", where, err)
-	case !me.IsBot || !usernameRE.MatchString(me.Username):
+	case !me.IsBot || !validUsername(me.Username):
 		return fmt.Errorf("zut telegram setup: getMe answered %q, which is not a bot with a username", me.Username)
 	}
 	name := me.Username
