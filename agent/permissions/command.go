@@ -1,0 +1,197 @@
+package permissions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zut-go/zut/agent/permissions/shell"
+)
+
+// CommandLine is a bash command as the rules see it: every simple command
+// it runs (package shell), read once and matched against any number of
+// patterns. A pattern is matched against one command at a time, written
+// as its name and arguments after quote removal ("rm -rf build");
+// wrappers (env, sudo, timeout, xargs, sh -c, eval, ...) are commands of
+// their own and so are the commands they run.
+type CommandLine struct {
+	Text     string
+	Commands []shell.Command
+	// Unknown says why zut cannot tell what the line runs: it does not
+	// parse, or a command's name is built when it runs. "" when it can.
+	Unknown string
+
+	deny  [][]string // per command: the texts deny and ask patterns try
+	allow []string   // per command: the text allow patterns must match; "" for none
+}
+
+// ParseCommandLine reads a bash command.
+func ParseCommandLine(text string) *CommandLine {
+	text = strings.TrimSpace(text)
+	l := &CommandLine{Text: text}
+	cmds, err := shell.Commands(text)
+	l.Commands = cmds
+	if err != nil {
+		l.Unknown = fmt.Sprintf("zut cannot tell what the command runs: %v", err)
+	}
+	for _, c := range cmds {
+		if c.Unknown != "" && l.Unknown == "" {
+			l.Unknown = c.Unknown
+		}
+		l.deny = append(l.deny, denyTexts(c))
+		l.allow = append(l.allow, allowText(c))
+	}
+	return l
+}
+
+// denyTexts are the ways a deny or ask pattern may name c: by the base
+// name ("rm -rf x" for /bin/rm -rf x), by the name as written, with the
+// assignments before it.
+func denyTexts(c shell.Command) []string {
+	join := func(words ...[]string) string {
+		var all []string
+		for _, w := range words {
+			all = append(all, w...)
+		}
+		return strings.Join(all, " ")
+	}
+	out := []string{join([]string{c.Base()}, c.Args)}
+	if c.Name != c.Base() {
+		out = append(out, join([]string{c.Name}, c.Args))
+	}
+	if len(c.Assign) > 0 {
+		out = append(out, join(c.Assign, []string{c.Name}, c.Args))
+	}
+	if s := c.String(); s != out[0] {
+		out = append(out, s)
+	}
+	return out
+}
+
+// allowText is what an allow pattern must match for c: the command as
+// written, with the assignments that change what runs (PATH=..., LD_...)
+// before it; "" when no per-command allow may apply (it writes a file by
+// redirection).
+func allowText(c shell.Command) string {
+	if c.Writes {
+		return ""
+	}
+	x := c
+	x.Assign = nil
+	for _, a := range c.Assign {
+		if sensitiveAssign(a) {
+			x.Assign = append(x.Assign, a)
+		}
+	}
+	return x.String()
+}
+
+// sensitiveAssign reports whether an assignment changes which program a
+// name runs or what a shell reads first.
+func sensitiveAssign(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	name = strings.TrimSuffix(name, "+")
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "BASH_LOADABLES_PATH", "EXECIGNORE", "PROMPT_COMMAND", "PS4", "GLOBIGNORE", "CDPATH":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_")
+}
+
+// Matches reports whether a deny or ask pattern applies to the line: it
+// matches one of its commands, or the whole line when the pattern itself
+// holds shell operators (bash(curl * | sh)), or zut cannot tell what the
+// line runs. why says which command matched, or why zut cannot tell; ""
+// when the whole line is the command that matched.
+func (l *CommandLine) Matches(pattern string) (ok bool, why string) {
+	if l.Unknown != "" {
+		return true, l.Unknown
+	}
+	if strings.ContainsAny(pattern, shellSpecial) && commandMatch(pattern, l.Text, true) {
+		return true, ""
+	}
+	for i, texts := range l.deny {
+		c := l.Commands[i]
+		for _, t := range texts {
+			if patternMatch(pattern, t, false) || c.More && prefixMatch(pattern, t) {
+				return true, l.explain(c)
+			}
+		}
+	}
+	return false, ""
+}
+
+// explain says how the line runs c, when c is not the whole line.
+func (l *CommandLine) explain(c shell.Command) string {
+	s := c.String()
+	if len(c.Via) == 0 && (s == l.Text || len(l.Commands) == 1 && c.Name == c.Base()) {
+		return ""
+	}
+	if len(c.Via) > 0 {
+		return fmt.Sprintf("it runs `%s` through %s", s, strings.Join(c.Via, ", "))
+	}
+	return fmt.Sprintf("it runs `%s`", s)
+}
+
+// Allows reports whether allow patterns allow the line: zut can tell
+// what it runs, and every command is matched by one of the patterns (or
+// the whole line by a pattern that holds shell operators, as in
+// bash(go test ./... | tail *)). It returns the index of the pattern that
+// matched first, -1 when none allows the line.
+func (l *CommandLine) Allows(patterns []string) int {
+	if l.Unknown != "" || len(l.Commands) == 0 {
+		return -1
+	}
+	for k, p := range patterns {
+		if strings.ContainsAny(p, shellSpecial) && commandMatch(p, l.Text, false) {
+			return k
+		}
+	}
+	first := -1
+	for i, t := range l.allow {
+		c := l.Commands[i]
+		if c.Name == "" && !c.Writes && t == "" {
+			continue // harmless assignments alone
+		}
+		if t == "" {
+			return -1
+		}
+		found := false
+		for k, p := range patterns {
+			if patternMatch(p, t, false) {
+				if first < 0 {
+					first = k
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return -1
+		}
+	}
+	return first
+}
+
+// patternMatch matches one command's text against a pattern: '*' matches
+// any run of characters, and a trailing " *" also matches nothing
+// (go test * matches "go test").
+func patternMatch(pattern, s string, paths bool) bool {
+	if strings.HasSuffix(pattern, " *") && s == strings.TrimSuffix(pattern, " *") {
+		return true
+	}
+	return globMatch(pattern, s, paths)
+}
+
+// prefixMatch reports whether pattern matches s followed by arguments
+// not yet known: s itself, or s, a space and anything.
+func prefixMatch(pattern, s string) bool {
+	for k := 0; k <= len(pattern); k++ {
+		if glob(pattern[:k], s+" ", "", false) {
+			return true
+		}
+	}
+	return false
+}
