@@ -106,7 +106,9 @@ type Error struct {
 	Msg string // what is wrong
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("parse shell command: at byte %d: %s", e.Pos, e.Msg) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("parse shell command: at byte %d: %s", e.Pos, e.Msg)
+}
 
 // Commands returns every simple command src would run: those of its
 // lists and pipelines, of subshells, groups and compound commands, of
