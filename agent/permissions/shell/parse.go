@@ -279,7 +279,7 @@ func (p *parser) command() {
 	case p.peek("(("):
 		start := p.pos
 		p.pos += 2
-		if !p.arith() {
+		if !p.arith(false) {
 			p.pos = start + 1
 			p.raws = p.raws[:first]
 			p.list()
@@ -370,7 +370,10 @@ func (p *parser) expect(op string) {
 		return
 	}
 	p.skipBlank()
-	if !p.eat(op) {
+	switch {
+	case p.eof():
+		p.failf("%q is missing at the end", op)
+	case !p.eat(op):
 		p.failf("expected %q, found %q", op, p.token())
 	}
 }
@@ -400,7 +403,7 @@ func (p *parser) forLoop() {
 	}
 	p.skipBlank()
 	if p.eat("((") {
-		if !p.arith() {
+		if !p.arith(true) {
 			p.failf("for ((: the arithmetic does not end with ))")
 			return
 		}
@@ -474,7 +477,10 @@ func (p *parser) caseCommand() {
 			continue
 		}
 		p.skipSpace()
-		if !p.atReserved("esac") {
+		switch {
+		case p.eof():
+			p.failf("\"esac\" is missing at the end")
+		case !p.atReserved("esac"):
 			p.failf("expected ;; or esac, found %q", p.token())
 		}
 	}
@@ -504,9 +510,9 @@ func (p *parser) condition() {
 
 // arith skips arithmetic after "((" up to its "))", parsing the
 // substitutions in it. It reports false, having consumed an unknown
-// amount, when the text is not arithmetic (a ; or new line, or no "))"):
-// then it is a subshell in a subshell.
-func (p *parser) arith() bool {
+// amount, when the text is not arithmetic (a ; or new line outside a
+// for loop's, or no "))"): then it is a subshell in a subshell.
+func (p *parser) arith(inFor bool) bool {
 	depth := 0
 	var sink strings.Builder
 	w := word{}
@@ -524,7 +530,9 @@ func (p *parser) arith() bool {
 			}
 			depth--
 		case ';', '\n':
-			return false
+			if !inFor {
+				return false
+			}
 		case '$':
 			p.dollar(&sink, &w, true)
 			continue

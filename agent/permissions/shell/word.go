@@ -23,7 +23,7 @@ func (p *parser) word() word {
 	start := p.pos
 	var b strings.Builder
 	w := word{static: true}
-	brace := false
+	brace, bracket := false, false
 	for p.ok() && !p.eof() {
 		c := p.src[p.pos]
 		if isMeta(c) {
@@ -49,8 +49,14 @@ func (p *parser) word() word {
 			p.dollar(&b, &w, false)
 		case '`':
 			p.backquote(&b, &w, false)
-		case '*', '?', '[':
+		case '*', '?':
 			w.glob = true
+			b.WriteByte(c)
+			p.pos++
+		case '[':
+			// A pattern only when a ] follows in the word: [ alone is
+			// the test command.
+			bracket = true
 			b.WriteByte(c)
 			p.pos++
 		case '{':
@@ -63,6 +69,9 @@ func (p *parser) word() word {
 		}
 	}
 	w.lit, w.src = b.String(), p.src[start:p.pos]
+	if bracket && strings.Contains(w.src[strings.IndexByte(w.src, '[')+1:], "]") {
+		w.glob = true
+	}
 	if brace && strings.Contains(w.src, "}") && (strings.Contains(w.src, ",") || strings.Contains(w.src, "..")) {
 		w.glob = true
 	}
@@ -140,7 +149,7 @@ func (p *parser) dollar(b *strings.Builder, w *word, quoted bool) {
 		if p.peek("$((") {
 			p.pos += 3
 			save, n := p.pos, len(p.raws)
-			if p.arith() {
+			if p.arith(false) {
 				break
 			}
 			p.pos, p.raws = save-1, p.raws[:n]

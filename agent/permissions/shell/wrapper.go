@@ -109,6 +109,8 @@ func (st *state) run(out []Command, r *rawCmd, words []word, assigns, redirs, vi
 	case shells[base]:
 		str, readsInput, err := shellArgs(args)
 		switch {
+		case more && str == nil:
+			return unknown("zut cannot tell what `%s` runs: the command comes from its input", clip(r.text))
 		case err != "":
 			return unknown("zut cannot tell what `%s` runs: %s", clip(r.text), err)
 		case str != nil && !str.static:
