@@ -2,7 +2,9 @@ package permissions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/permissions/shell"
 )
@@ -20,8 +22,10 @@ type CommandLine struct {
 	// parse, or a command's name is built when it runs. "" when it can.
 	Unknown string
 
-	deny  [][]string // per command: the texts deny and ask patterns try
-	allow []string   // per command: the text allow patterns must match; "" for none
+	once  sync.Once
+	deny  [][]string       // per command: the texts deny and ask patterns try
+	allow []string         // per command: the text allow patterns must match; "" for none
+	words map[string][]int // the commands whose deny texts start with a word
 }
 
 // ParseCommandLine reads a bash command.
@@ -37,53 +41,113 @@ func ParseCommandLine(text string) *CommandLine {
 		if c.Unknown != "" && l.Unknown == "" {
 			l.Unknown = c.Unknown
 		}
-		l.deny = append(l.deny, denyTexts(c))
-		l.allow = append(l.allow, allowText(c))
 	}
 	return l
 }
 
+// texts computes what patterns are matched against, once.
+func (l *CommandLine) texts() {
+	l.once.Do(func() {
+		l.deny = make([][]string, len(l.Commands))
+		l.allow = make([]string, len(l.Commands))
+		l.words = make(map[string][]int, len(l.Commands))
+		for i, c := range l.Commands {
+			l.deny[i] = denyTexts(c)
+			l.allow[i] = allowText(c, l.deny[i][0])
+			for k, t := range l.deny[i] {
+				w, _, _ := strings.Cut(t, " ")
+				if k == 0 || !slices.Contains(l.words[w], i) {
+					l.words[w] = append(l.words[w], i)
+				}
+			}
+		}
+	})
+}
+
+// firstWord returns the pattern's first word when it has no '*' or '?':
+// only a text starting with that word can match.
+func firstWord(pattern string) (string, bool) {
+	w, _, _ := strings.Cut(pattern, " ")
+	return w, !strings.ContainsAny(w, "*?")
+}
+
 // denyTexts are the ways a deny or ask pattern may name c: by the base
 // name ("rm -rf x" for /bin/rm -rf x), by the name as written, with the
-// assignments before it.
+// assignments before it, and as String writes it.
 func denyTexts(c shell.Command) []string {
-	join := func(words ...[]string) string {
-		var all []string
-		for _, w := range words {
-			all = append(all, w...)
-		}
-		return strings.Join(all, " ")
-	}
-	out := []string{join([]string{c.Base()}, c.Args)}
+	out := []string{joinWords(c.Base(), c.Args, nil, false)}
 	if c.Name != c.Base() {
-		out = append(out, join([]string{c.Name}, c.Args))
+		out = append(out, joinWords(c.Name, c.Args, nil, false))
 	}
 	if len(c.Assign) > 0 {
-		out = append(out, join(c.Assign, []string{c.Name}, c.Args))
+		out = append(out, joinWords(c.Name, c.Args, c.Assign, false))
 	}
-	if s := c.String(); s != out[0] {
-		out = append(out, s)
+	if c.More || needQuote(c.Name) || slices.ContainsFunc(c.Args, needQuote) || slices.ContainsFunc(c.Assign, needQuote) {
+		out = append(out, c.String())
 	}
 	return out
+}
+
+// joinWords writes assigns, name and args separated by spaces; quoted
+// writes them as shell.Quote does.
+func joinWords(name string, args, assigns []string, quoted bool) string {
+	n := len(name)
+	for _, a := range args {
+		n += len(a) + 3
+	}
+	for _, a := range assigns {
+		n += len(a) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
+	word := func(w string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if quoted {
+			w = shell.Quote(w)
+		}
+		b.WriteString(w)
+	}
+	for _, a := range assigns {
+		word(a)
+	}
+	if name != "" || len(args) > 0 {
+		word(name)
+	}
+	for _, a := range args {
+		word(a)
+	}
+	return b.String()
 }
 
 // allowText is what an allow pattern must match for c: the command as
 // written, with the assignments that change what runs (PATH=..., LD_...)
 // before it; "" when no per-command allow may apply (it writes a file by
 // redirection).
-func allowText(c shell.Command) string {
+// plain is c's first deny text, reused when it is the same.
+func allowText(c shell.Command, plain string) string {
 	if c.Writes {
 		return ""
 	}
-	x := c
-	x.Assign = nil
+	var assigns []string
 	for _, a := range c.Assign {
 		if sensitiveAssign(a) {
-			x.Assign = append(x.Assign, a)
+			assigns = append(assigns, a)
 		}
 	}
-	return x.String()
+	s := plain
+	if len(assigns) > 0 || c.Name != c.Base() || needQuote(c.Name) || slices.ContainsFunc(c.Args, needQuote) {
+		s = joinWords(c.Name, c.Args, assigns, true)
+	}
+	if c.More {
+		s += " …"
+	}
+	return s
 }
+
+// needQuote reports whether shell.Quote changes w.
+func needQuote(w string) bool { return w == "" || strings.ContainsAny(w, " \t\n\r") }
 
 // sensitiveAssign reports whether an assignment changes which program a
 // name runs or what a shell reads first.
@@ -112,12 +176,27 @@ func (l *CommandLine) Matches(pattern string) (ok bool, why string) {
 	if strings.ContainsAny(pattern, shellSpecial) && commandMatch(pattern, l.Text, true) {
 		return true, ""
 	}
-	for i, texts := range l.deny {
+	l.texts()
+	try := func(i int) bool {
 		c := l.Commands[i]
-		for _, t := range texts {
+		for _, t := range l.deny[i] {
 			if patternMatch(pattern, t, false) || c.More && prefixMatch(pattern, t) {
-				return true, l.explain(c)
+				return true
 			}
+		}
+		return false
+	}
+	if w, ok := firstWord(pattern); ok {
+		for _, i := range l.words[w] {
+			if try(i) {
+				return true, l.explain(l.Commands[i])
+			}
+		}
+		return false, ""
+	}
+	for i := range l.deny {
+		if try(i) {
+			return true, l.explain(l.Commands[i])
 		}
 	}
 	return false, ""
@@ -149,6 +228,7 @@ func (l *CommandLine) Allows(patterns []string) int {
 			return k
 		}
 	}
+	l.texts()
 	first := -1
 	for i, t := range l.allow {
 		c := l.Commands[i]

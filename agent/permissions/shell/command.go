@@ -122,7 +122,7 @@ func Commands(src string) ([]Command, error) {
 	}
 	st := &state{}
 	raws, err := parseSource(st, src, 0)
-	var out []Command
+	out := make([]Command, 0, len(raws)+len(raws)/4)
 	for _, r := range raws {
 		out = st.analyse(out, r, nil, 0)
 	}

@@ -47,7 +47,7 @@ type parser struct {
 // parseSource parses src, at the given level of strings run as code, into
 // its simple commands.
 func parseSource(st *state, src string, level int) ([]rawCmd, error) {
-	p := &parser{st: st, src: src, level: level}
+	p := &parser{st: st, src: src, level: level, raws: make([]rawCmd, 0, 1+len(src)/24)}
 	st.work += len(src)
 	if st.work > maxWork {
 		return nil, &Error{Msg: "too much to read"}
@@ -585,6 +585,9 @@ func (p *parser) simple() {
 				continue
 			}
 		}
+		if rc.words == nil {
+			rc.words = make([]word, 0, 4)
+		}
 		rc.words = append(rc.words, w)
 		if len(rc.words) == 1 && len(rc.assigns) == 0 && w.static && !w.glob {
 			save := p.pos
@@ -680,6 +683,14 @@ func isAssignment(src string) bool {
 // was one.
 func (p *parser) redirect(rc *rawCmd) bool {
 	i := p.pos
+	if i >= len(p.src) {
+		return false
+	}
+	switch c := p.src[i]; {
+	case c == '<', c == '>', c == '&', c == '{', c >= '0' && c <= '9':
+	default:
+		return false
+	}
 	if i < len(p.src) && p.src[i] == '{' {
 		// {varname}>file: bash opens a file descriptor into the variable.
 		j := i + 1

@@ -21,6 +21,15 @@ type word struct {
 // word reads the word at pos, parsing the substitutions in it.
 func (p *parser) word() word {
 	start := p.pos
+	// Most words are plain: no quoting, expansion or pattern.
+	end := p.pos
+	for end < len(p.src) && !isMeta(p.src[end]) && !wordSpecial(p.src[end]) {
+		end++
+	}
+	if end == len(p.src) || isMeta(p.src[end]) {
+		p.pos = end
+		return word{lit: p.src[start:end], src: p.src[start:end], static: true}
+	}
 	var b strings.Builder
 	w := word{static: true}
 	brace, bracket := false, false
@@ -76,6 +85,16 @@ func (p *parser) word() word {
 		w.glob = true
 	}
 	return w
+}
+
+// wordSpecial reports whether c is quoting, an expansion or a pattern
+// character in a word.
+func wordSpecial(c byte) bool {
+	switch c {
+	case '\\', '\'', '"', '$', '`', '*', '?', '[', '{':
+		return true
+	}
+	return false
 }
 
 // squote reads '...' at pos into b.

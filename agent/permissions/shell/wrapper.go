@@ -76,15 +76,38 @@ func (st *state) analyse(out []Command, r rawCmd, via []string, level int) []Com
 func (st *state) run(out []Command, r *rawCmd, words []word, assigns, redirs, via []string, level int, more bool) []Command {
 	name := words[0]
 	c := Command{Name: name.lit, Assign: assigns, Redirects: redirs, Writes: r.writes, Via: via, More: more}
-	for _, w := range words[1:] {
-		c.Args = append(c.Args, w.lit)
+	if len(words) > 1 {
+		c.Args = make([]string, len(words)-1)
+		for k, w := range words[1:] {
+			c.Args[k] = w.lit
+		}
 	}
 	if !name.static || name.glob {
 		c.Unknown = fmt.Sprintf("zut cannot tell what `%s` runs", clip(name.src))
 		return append(out, c)
 	}
 	out = append(out, c)
+	if !special(c.Base()) {
+		return out
+	}
+	return st.wrapped(out, r, words, assigns, via, level, more)
+}
+
+// special reports whether the command named base runs other commands or
+// changes what names run.
+func special(base string) bool {
+	switch base {
+	case "eval", "trap", "source", ".", "alias", "hash", "enable", "find":
+		return true
+	}
+	_, ok := wrappers[base]
+	return ok || shells[base]
+}
+
+// wrapped lists what the command just added to out runs.
+func (st *state) wrapped(out []Command, r *rawCmd, words []word, assigns, via []string, level int, more bool) []Command {
 	i := len(out) - 1
+	c := out[i]
 	unknown := func(format string, args ...any) []Command {
 		out[i].Unknown = fmt.Sprintf(format, args...)
 		return out
