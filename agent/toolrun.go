@@ -221,14 +221,21 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) tools.Result {
 // Notice, so that headless modes report them.
 func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessage, preview string, bt tools.Tool, isExt bool) (bool, string) {
 	pol, confirmer := a.policy()
-	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	d := pol.Rules.Check(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	effect, rule := d.Effect, d.Rule
+	// why is what the rules say about the command: which of its commands
+	// a rule matched, or why zut cannot tell what it runs.
+	why := ""
+	if d.Reason != "" {
+		why = ": " + d.Reason
+	}
 	refuse := func(reason string) (bool, string) {
 		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
 		return true, fmt.Sprintf("tool %q was denied: %s", name, reason)
 	}
 	switch {
 	case effect == permissions.Deny:
-		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it; do it another way or ask the user", rule, rule.Source.Describe()))
+		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it%s; do it another way or ask the user", rule, rule.Source.Describe(), why))
 	case effect == permissions.Allow, pol.Yolo:
 		return false, ""
 	}
@@ -248,7 +255,9 @@ func (a *Agent) confirm(ctx context.Context, id, name string, args json.RawMessa
 	if confirmer == nil {
 		switch {
 		case effect == permissions.Ask:
-			return refuse(fmt.Sprintf("the permission rule ask %s (%s) needs a person to confirm it, and nobody can in this mode", rule, rule.Source.Describe()))
+			return refuse(fmt.Sprintf("the permission rule ask %s (%s) needs a person to confirm it%s, and nobody can in this mode", rule, rule.Source.Describe(), why))
+		case pol.DenyMutating && pol.DenyHint != "" && d.Reason != "":
+			return refuse(d.Reason + "; " + pol.DenyHint)
 		case pol.DenyMutating && pol.DenyHint != "":
 			return refuse(pol.DenyHint)
 		case pol.DenyMutating:
