@@ -264,6 +264,26 @@ var verdicts = []struct {
 	{"go test ./... && $(echo rm) x", Deny},
 	{"git status; source x", Deny},
 	{`git status \# x`, None},
+	// Shells reading what zut can or cannot see.
+	{"sh /dev/stdin <<EOF\nrm x\nEOF", Deny},
+	{"bash /dev/stdin <<< 'git status'", None},
+	{"bash <(echo 'rm -rf x')", Deny},
+	{"sh - <<< 'rm x'", Deny},
+	{"BASH_ENV=./x.sh bash -c 'git status'", Deny},
+	{"export BASH_ENV=./x.sh; bash -c 'git status'", Deny},
+	{"env ENV=./x.sh sh -c 'git status'", Deny},
+	{"su -c 'rm x'", Deny},
+	{"su - root -c 'rm x'", Deny},
+	{"runuser -u bob -- rm x", Deny},
+	{"runuser -u bob rm x", Deny},
+	{"script -qc 'rm x' /dev/null", Deny},
+	{"flock /tmp/l -c 'rm x'", Deny},
+	{"time -- rm x", Deny},
+	// Code kept in a variable for bash to run later.
+	{"X='a[$(rm x)]'; echo $((X))", Deny},
+	{"declare -n r='a[$(rm x)]'; echo $r", Deny},
+	{"X='`rm x`' go test", Deny},
+	{"X=\"$(git status)\"; go test", Allow},
 	// A rule names commands, not what they do: go test runs what -exec
 	// names, and find deletes.
 	{"go test -exec 'rm -rf ~' ./...", Allow},

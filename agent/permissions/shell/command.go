@@ -126,9 +126,6 @@ func Commands(src string) ([]Command, error) {
 	for _, r := range raws {
 		out = st.analyse(out, r, nil, 0)
 	}
-	if err == nil && st.err != nil {
-		err = st.err
-	}
 	if len(out) > maxCommands {
 		out = out[:maxCommands]
 	}
@@ -137,9 +134,11 @@ func Commands(src string) ([]Command, error) {
 
 // state is shared by the parsers of one line and of the strings it runs.
 type state struct {
-	work int   // bytes parsed
-	n    int   // commands listed
-	err  error // the first error of a string run as code
+	work int // bytes parsed
+	n    int // commands listed
+	// shellEnv: the line sets BASH_ENV or ENV, so a shell started after
+	// runs a file first.
+	shellEnv bool
 }
 
 // clip shortens s for a message: its first line, at most 60 bytes.

@@ -244,6 +244,10 @@ func (p *parser) pipeline() {
 			p.skipBlank()
 			if p.atReserved("-p") {
 				p.pos += 2
+				p.skipBlank()
+			}
+			if p.atReserved("--") {
+				p.pos += 2
 			}
 			continue
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,13 +60,31 @@ var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true
 // listed with no name.
 func (st *state) analyse(out []Command, r rawCmd, via []string, level int) []Command {
 	var assigns []string
+	hidden := ""
 	for _, a := range r.assigns {
 		assigns = append(assigns, a.lit)
+		if startupFile(a.lit) {
+			st.shellEnv = true
+		}
+		if holdsCode(a) {
+			hidden = a.src
+		}
 	}
 	if len(r.words) == 0 {
 		if len(assigns) > 0 || r.writes {
 			// NAME=value alone, or > file alone (which creates the file).
 			out = append(out, Command{Assign: assigns, Redirects: r.redirs, Writes: r.writes, Via: via})
+			if hidden != "" {
+				out[len(out)-1].Unknown = fmt.Sprintf("zut cannot tell what `%s` runs: a variable holds code bash may run later", clip(hidden))
+			}
+		}
+		return out
+	}
+	if hidden != "" {
+		n := len(out)
+		out = st.run(out, &r, r.words, assigns, r.redirs, via, level, false)
+		if out[n].Unknown == "" {
+			out[n].Unknown = fmt.Sprintf("zut cannot tell what `%s` runs: a variable holds code bash may run later", clip(hidden))
 		}
 		return out
 	}
@@ -97,7 +116,8 @@ func (st *state) run(out []Command, r *rawCmd, words []word, assigns, redirs, vi
 // changes what names run.
 func special(base string) bool {
 	switch base {
-	case "eval", "trap", "source", ".", "alias", "hash", "enable", "find":
+	case "eval", "trap", "source", ".", "alias", "hash", "enable", "find", "su", "runuser", "script", "flock",
+		"export", "declare", "typeset", "local", "readonly":
 		return true
 	}
 	_, ok := wrappers[base]
@@ -132,6 +152,8 @@ func (st *state) wrapped(out []Command, r *rawCmd, words []word, assigns, via []
 	case shells[base]:
 		str, readsInput, err := shellArgs(args)
 		switch {
+		case st.shellEnv || slices.ContainsFunc(assigns, startupFile):
+			return unknown("zut cannot tell what `%s` runs: BASH_ENV or ENV names a file the shell runs first", clip(r.text))
 		case more && str == nil:
 			return unknown("zut cannot tell what `%s` runs: the command comes from its input", clip(r.text))
 		case err != "":
@@ -192,6 +214,38 @@ func (st *state) wrapped(out []Command, r *rawCmd, words []word, assigns, via []
 		return out
 	case base == "find":
 		return st.find(out, r, args, via, level)
+	case base == "su" || base == "runuser" || base == "script" || base == "flock":
+		str, err := dashC(args)
+		switch {
+		case err != "":
+			return unknown("zut cannot tell what `%s` runs: %s", clip(r.text), err)
+		case str == nil && base == "runuser":
+			// runuser -u USER [--] COMMAND runs COMMAND itself.
+			for k, a := range args {
+				if a.static && a.lit == "--" && k+1 < len(args) {
+					return st.run(out, r, args[k+1:], assigns, nil, inner(base), level, more)
+				}
+			}
+			if len(args) > 0 {
+				return unknown("zut cannot tell what `%s` runs: write runuser -u USER -- COMMAND", clip(r.text))
+			}
+			return out
+		case str == nil:
+			return out
+		case !str.static:
+			return unknown("zut cannot tell what `%s` runs: its -c command is built when it runs", clip(r.text))
+		}
+		return code(base+" -c", str.lit)
+	case base == "export" || base == "declare" || base == "typeset" || base == "local" || base == "readonly":
+		for _, a := range args {
+			if isAssignment(a.src) && startupFile(a.lit) {
+				st.shellEnv = true
+			}
+			if isAssignment(a.src) && holdsCode(a) {
+				return unknown("zut cannot tell what `%s` runs: a variable holds code bash may run later", clip(r.text))
+			}
+		}
+		return out
 	}
 	w, ok := wrappers[base]
 	if !ok {
@@ -403,7 +457,67 @@ func shellArgs(args []word) (str *word, readsInput bool, err string) {
 		}
 		return &args[i], false, ""
 	}
+	if !stdin && i < len(args) {
+		script := args[i]
+		switch {
+		case !script.static:
+			return nil, false, fmt.Sprintf("it runs the script %s, named when it runs", script.src)
+		case script.lit == "/dev/stdin" || strings.HasPrefix(script.lit, "/dev/fd/") || strings.HasPrefix(script.lit, "/proc/"):
+			return nil, true, ""
+		}
+	}
 	return nil, stdin || i >= len(args), ""
+}
+
+// holdsCode reports whether an assignment puts a command substitution in
+// quotes into a variable, which bash may run later (in arithmetic, an
+// array subscript or a nameref: X='a[$(rm x)]'; echo $((X))).
+func holdsCode(a word) bool {
+	_, v, _ := strings.Cut(a.lit, "=")
+	return a.static && (strings.Contains(v, "$(") || strings.Contains(v, "`"))
+}
+
+// startupFile reports whether an assignment names a file a shell reads
+// before its command (BASH_ENV, ENV).
+func startupFile(a string) bool {
+	return strings.HasPrefix(a, "BASH_ENV=") || strings.HasPrefix(a, "ENV=") || strings.HasPrefix(a, "BASH_ENV+=") || strings.HasPrefix(a, "ENV+=")
+}
+
+// dashC finds the command string of su, runuser, script and flock: the
+// argument of -c (also in a cluster, -lc CMD or -cCMD) or --command.
+func dashC(args []word) (*word, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.static {
+			if a.split {
+				return nil, fmt.Sprintf("%q may stand for several words", a.src)
+			}
+			continue
+		}
+		s := a.lit
+		switch {
+		case s == "--":
+			return nil, ""
+		case strings.HasPrefix(s, "--command=") || strings.HasPrefix(s, "--session-command="):
+			_, v, _ := strings.Cut(s, "=")
+			return &word{lit: v, src: s, static: true}, ""
+		case s == "--command" || s == "--session-command":
+			if i+1 < len(args) {
+				return &args[i+1], ""
+			}
+			return nil, ""
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+			if j := strings.IndexByte(s, 'c'); j > 0 {
+				if j < len(s)-1 {
+					return &word{lit: s[j+1:], src: s, static: true}, ""
+				}
+				if i+1 < len(args) {
+					return &args[i+1], ""
+				}
+			}
+		}
+	}
+	return nil, ""
 }
 
 // find lists the commands of find's -exec, -execdir, -ok and -okdir.
