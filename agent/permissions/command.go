@@ -23,10 +23,15 @@ type CommandLine struct {
 	Unknown string
 
 	once  sync.Once
-	deny  [][]string       // per command: the texts deny and ask patterns try
-	allow []string         // per command: the text allow patterns must match; "" for none
-	words map[string][]int // the commands whose deny texts start with a word
+	deny  [][]string // per command: the texts deny and ask patterns try
+	allow []string   // per command: the text allow patterns must match; "" for none
+	// The commands whose deny texts start with a word: head[word]-1 is
+	// the first entry of a list linked through entries.
+	head    map[string]int
+	entries []wordEntry
 }
+
+type wordEntry struct{ cmd, next int }
 
 // ParseCommandLine reads a bash command.
 func ParseCommandLine(text string) *CommandLine {
@@ -50,15 +55,20 @@ func (l *CommandLine) texts() {
 	l.once.Do(func() {
 		l.deny = make([][]string, len(l.Commands))
 		l.allow = make([]string, len(l.Commands))
-		l.words = make(map[string][]int, len(l.Commands))
+		l.head = make(map[string]int, len(l.Commands))
+		l.entries = make([]wordEntry, 0, len(l.Commands)+len(l.Commands)/2)
 		for i, c := range l.Commands {
 			l.deny[i] = denyTexts(c)
 			l.allow[i] = allowText(c, l.deny[i][0])
+			var seen [4]string
 			for k, t := range l.deny[i] {
 				w, _, _ := strings.Cut(t, " ")
-				if k == 0 || !slices.Contains(l.words[w], i) {
-					l.words[w] = append(l.words[w], i)
+				if slices.Contains(seen[:k], w) {
+					continue
 				}
+				seen[k] = w
+				l.entries = append(l.entries, wordEntry{cmd: i, next: l.head[w]})
+				l.head[w] = len(l.entries)
 			}
 		}
 	})
@@ -147,7 +157,15 @@ func allowText(c shell.Command, plain string) string {
 }
 
 // needQuote reports whether shell.Quote changes w.
-func needQuote(w string) bool { return w == "" || strings.ContainsAny(w, " \t\n\r") }
+func needQuote(w string) bool {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case ' ', '\t', '\n', '\r':
+			return true
+		}
+	}
+	return w == ""
+}
 
 // sensitiveAssign reports whether an assignment changes which program a
 // name runs or what a shell reads first.
@@ -187,10 +205,16 @@ func (l *CommandLine) Matches(pattern string) (ok bool, why string) {
 		return false
 	}
 	if w, ok := firstWord(pattern); ok {
-		for _, i := range l.words[w] {
-			if try(i) {
-				return true, l.explain(l.Commands[i])
+		// The list runs from the last command to the first: the one
+		// reported is the first that matches.
+		found := -1
+		for e := l.head[w]; e > 0; e = l.entries[e-1].next {
+			if i := l.entries[e-1].cmd; try(i) {
+				found = i
 			}
+		}
+		if found >= 0 {
+			return true, l.explain(l.Commands[found])
 		}
 		return false, ""
 	}

@@ -38,6 +38,15 @@ var mainArgs = []string{"command", "path", "file_path", "file", "url", "query", 
 // file, url, query, name and action ("" when it has none: then only rules
 // without a pattern apply).
 func Subject(c Call) (Kind, string) {
+	if c.Tool == "bash" {
+		// One pass over the arguments, which may be long.
+		var a struct {
+			Command any `json:"command"`
+		}
+		json.Unmarshal(c.Args, &a)
+		s, _ := a.Command.(string)
+		return KindCommand, strings.TrimSpace(s)
+	}
 	var args map[string]json.RawMessage
 	json.Unmarshal(c.Args, &args)
 	str := func(name string) (string, bool) {

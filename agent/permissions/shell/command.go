@@ -139,6 +139,7 @@ type state struct {
 	// shellEnv: the line sets BASH_ENV or ENV, so a shell started after
 	// runs a file first.
 	shellEnv bool
+	args     []string // room for the commands' arguments
 }
 
 // clip shortens s for a message: its first line, at most 60 bytes.

@@ -47,7 +47,7 @@ type parser struct {
 // parseSource parses src, at the given level of strings run as code, into
 // its simple commands.
 func parseSource(st *state, src string, level int) ([]rawCmd, error) {
-	p := &parser{st: st, src: src, level: level, raws: make([]rawCmd, 0, 1+len(src)/24)}
+	p := &parser{st: st, src: src, level: level, raws: make([]rawCmd, 0, 1+len(src)/16)}
 	st.work += len(src)
 	if st.work > maxWork {
 		return nil, &Error{Msg: "too much to read"}

@@ -95,11 +95,16 @@ func (st *state) analyse(out []Command, r rawCmd, via []string, level int) []Com
 func (st *state) run(out []Command, r *rawCmd, words []word, assigns, redirs, via []string, level int, more bool) []Command {
 	name := words[0]
 	c := Command{Name: name.lit, Assign: assigns, Redirects: redirs, Writes: r.writes, Via: via, More: more}
-	if len(words) > 1 {
-		c.Args = make([]string, len(words)-1)
-		for k, w := range words[1:] {
-			c.Args[k] = w.lit
+	if n := len(words) - 1; n > 0 {
+		// The arguments of all commands share one array.
+		if cap(st.args)-len(st.args) < n {
+			st.args = make([]string, 0, max(256, n))
 		}
+		start := len(st.args)
+		for _, w := range words[1:] {
+			st.args = append(st.args, w.lit)
+		}
+		c.Args = st.args[start : start+n : start+n]
 	}
 	if !name.static || name.glob {
 		c.Unknown = fmt.Sprintf("zut cannot tell what `%s` runs", clip(name.src))
