@@ -36,12 +36,13 @@ var importPolicy = map[string][]string{
 		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
 	// The agent and what it runs.
-	"agent":             {"agent/permissions", "agent/session", "agent/tools", "provider"},
-	"agent/permissions": {},
-	"agent/session":     {"provider"},
-	"agent/skills":      {"provider"},
-	"agent/tools":       {"agent/sandbox", "agent/skills", "provider"},
-	"agent/sandbox":     {},
+	"agent":                   {"agent/permissions", "agent/session", "agent/tools", "provider"},
+	"agent/permissions":       {"agent/permissions/shell"},
+	"agent/permissions/shell": {},
+	"agent/session":           {"provider"},
+	"agent/skills":            {"provider"},
+	"agent/tools":             {"agent/sandbox", "agent/skills", "provider"},
+	"agent/sandbox":           {},
 
 	// The work around the conversation: the plan, the goal and its
 	// continuation, the schedule, resident subagents. Above the agent,

@@ -47,6 +47,12 @@ func TestPolicyRules(t *testing.T) {
 		{name: "headless default runs", policy: Policy{}, args: `{"text":"x","command":"x","mutate":true}`, wantRan: true},
 		{name: "no-yolo refuses", policy: Policy{DenyMutating: true}, args: `{"text":"x","command":"x","mutate":true}`,
 			wantText: "--no-yolo", wantNote: "refused echo"},
+		{name: "deny rule sees through sh -c", policy: Policy{Yolo: true, Rules: rule("echo(rm *)", permissions.Deny)}, args: `{"text":"x","command":"sh -c 'rm -rf x'","mutate":true}`,
+			wantText: "deny echo(rm *) (command line, this run) refuses it: it runs `rm -rf x` through sh -c", wantNote: "through sh -c"},
+		{name: "deny rule and a name built when it runs", policy: Policy{Yolo: true, Rules: rule("echo(rm *)", permissions.Deny)}, args: `{"text":"x","command":"$(echo rm) x","mutate":true}`,
+			wantText: "zut cannot tell what `$(echo rm)` runs", wantNote: "zut cannot tell"},
+		{name: "allow flags say why a name built when it runs is refused", policy: Policy{DenyMutating: true, DenyHint: "no --allow rule matches it", Rules: rule("echo(git *)", permissions.Allow)}, args: `{"text":"x","command":"$G status","mutate":true}`,
+			wantText: "zut cannot tell what `$G` runs; no --allow rule matches it", wantNote: "zut cannot tell"},
 		{name: "allow flags refuse the rest", policy: Policy{DenyMutating: true, DenyHint: "no --allow rule matches it", Rules: rule("echo(ok)", permissions.Allow)}, args: `{"text":"x","command":"x","mutate":true}`,
 			wantText: "no --allow rule matches it", wantNote: "no --allow rule"},
 	}

@@ -274,7 +274,14 @@ type verdict struct {
 func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	pol, confirmer := a.policy()
 	name, args := c.name, c.args
-	effect, rule := pol.Rules.Decide(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	d := pol.Rules.Check(permissions.Call{Tool: name, Args: args, CWD: pol.CWD})
+	effect, rule := d.Effect, d.Rule
+	// why is what the rules say about the command: which of its commands
+	// a rule matched, or why zut cannot tell what it runs.
+	why := ""
+	if d.Reason != "" {
+		why = ": " + d.Reason
+	}
 	switch {
 	case c.hookPerm == "allow" && effect != permissions.Deny && effect != permissions.Ask:
 		// A PreToolUse hook allowed it: no question, unless a rule
@@ -289,7 +296,7 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	}
 	switch {
 	case effect == permissions.Deny:
-		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it; do it another way or ask the user", rule, rule.Source.Describe()))
+		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it%s; do it another way or ask the user", rule, rule.Source.Describe(), why))
 	case effect == permissions.Allow, pol.Yolo:
 		return verdict{}
 	}
@@ -309,7 +316,9 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	if confirmer == nil {
 		switch {
 		case effect == permissions.Ask:
-			return refuse(fmt.Sprintf("the permission rule ask %s (%s) needs a person to confirm it, and nobody can in this mode", rule, rule.Source.Describe()))
+			return refuse(fmt.Sprintf("the permission rule ask %s (%s) needs a person to confirm it%s, and nobody can in this mode", rule, rule.Source.Describe(), why))
+		case pol.DenyMutating && pol.DenyHint != "" && d.Reason != "":
+			return refuse(d.Reason + "; " + pol.DenyHint)
 		case pol.DenyMutating && pol.DenyHint != "":
 			return refuse(pol.DenyHint)
 		case pol.DenyMutating:

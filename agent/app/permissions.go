@@ -111,10 +111,20 @@ the calls its rules do not match.
 
 A rule is TOOL or TOOL(PATTERN):
   bash(git status)     exactly that command
-  bash(go test *)      go test with any arguments; * never spans ; & | > < $ or backquotes
+  bash(go test *)      go test with any arguments
+  bash(rm *)           (deny) every rm the line runs: /bin/rm, \rm, env rm, sudo rm,
+                       sh -c 'rm ...', eval 'rm ...', echo $(rm ...), and any line
+                       zut cannot analyse, such as $(echo rm) x
   edit(docs/**)        any file under docs/ (paths are relative to the project)
   write(*.md)          a .md file at the top of the project
   todo                 every call of the extension tool todo
+
+A bash rule is matched against each command the line runs (lists,
+pipelines, subshells, loops, functions, substitutions, and what env,
+sudo, timeout, xargs, sh -c and eval run): deny and ask rules apply when
+any command matches, allow rules only when every command is allowed. A
+line zut cannot analyse matches every deny and ask rule and no allow
+rule. Rules name commands, not what they do: find -delete is not rm.
 
 deny beats ask, ask beats allow. Rules come from:
   --allow RULE, --deny RULE             this run only
@@ -126,7 +136,8 @@ deny beats ask, ask beats allow. Rules come from:
                                         Claude Code's syntax: Bash(npm run test:*), Read(./secrets/**),
                                         Edit, WebFetch(domain:example.com), mcp__server__tool
 
-In the interactive UI, "a" in a confirmation saves an allow rule for calls
-like it in this project; /permissions lists the rules and removes them.
+In the interactive UI, "a" in a confirmation saves an allow rule for
+exactly that call in this project; /permissions lists the rules and
+removes them.
 --yolo runs every call without asking; deny rules still refuse.
 `

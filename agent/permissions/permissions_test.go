@@ -95,18 +95,47 @@ func TestSuggest(t *testing.T) {
 		call Call
 		want string
 	}{
-		{call("bash", map[string]any{"command": "go test ./..."}), "bash(go test *)"},
+		{call("bash", map[string]any{"command": "go test ./..."}), "bash(go test ./...)"},
 		{call("bash", map[string]any{"command": "git status"}), "bash(git status)"},
-		{call("bash", map[string]any{"command": "seq 1 60"}), "bash(seq *)"},
+		{call("bash", map[string]any{"command": " git  'status' "}), "bash(git status)"},
+		{call("bash", map[string]any{"command": "git status # why"}), "bash(git status)"},
+		{call("bash", map[string]any{"command": "seq 1 60"}), "bash(seq 1 60)"},
 		{call("bash", map[string]any{"command": "ls"}), "bash(ls)"},
+		{call("bash", map[string]any{"command": "rm -rf /"}), "bash(rm -rf /)"},
+		{call("bash", map[string]any{"command": "grep -n 'a b' x.go"}), "bash(grep -n 'a b' x.go)"},
 		{call("bash", map[string]any{"command": "make && make test"}), "bash(make && make test)"},
+		{call("bash", map[string]any{"command": "go test ./... 2>&1 | tail -5"}), "bash(go test ./... 2>&1 | tail -5)"},
+		{call("bash", map[string]any{"command": "go test ./... > out.txt"}), "bash(go test ./... > out.txt)"},
+		{call("bash", map[string]any{"command": "ls *.go"}), ""},
+		{call("bash", map[string]any{"command": "echo a\necho b"}), ""},
+		{call("bash", map[string]any{"command": "$(echo rm) x"}), ""},
+		{call("bash", map[string]any{"command": "sh -c 'git status'"}), ""},
+		{call("bash", map[string]any{"command": "echo ("}), ""},
 		{call("edit", map[string]any{"path": "docs/guide/a.md"}), "edit(docs/guide/**)"},
 		{call("write", map[string]any{"path": "main.go"}), "write(main.go)"},
 		{call("todo", map[string]any{"action": "add"}), "todo"},
 	}
 	for _, tc := range tests {
-		if got := Suggest(tc.call).String(); got != tc.want {
-			t.Errorf("Suggest(%s %s) = %q, want %q", tc.call.Tool, tc.call.Args, got, tc.want)
+		r, ok := Suggest(tc.call)
+		got := r.String()
+		if !ok {
+			got = ""
+		}
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("Suggest(%s %s) = %q, %v, want %q", tc.call.Tool, tc.call.Args, got, ok, tc.want)
+			continue
+		}
+		// The rule allows the call it was made for, once written and
+		// read back.
+		if ok {
+			back, err := ParseRule(r.String(), Allow, SourceUserProject)
+			if err != nil {
+				t.Errorf("ParseRule(%q) = %v", r, err)
+				continue
+			}
+			if e, _ := NewSet(back).Decide(tc.call); e != Allow {
+				t.Errorf("Suggest(%s %s) = %s, which decides %v for the call", tc.call.Tool, tc.call.Args, r, e)
+			}
 		}
 	}
 }

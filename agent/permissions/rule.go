@@ -146,7 +146,7 @@ func ParseRule(text string, effect Effect, src Source) (Rule, error) {
 }
 
 // matches reports whether r applies to a call of tool with subject s of
-// the given kind.
+// a kind other than KindCommand (commands are matched by CommandLine).
 func (r Rule) matches(tool string, kind Kind, s string) bool {
 	if !globMatch(r.Tool, tool, false) {
 		return false
@@ -154,24 +154,23 @@ func (r Rule) matches(tool string, kind Kind, s string) bool {
 	if r.Pattern == "" {
 		return true
 	}
-	switch kind {
-	case KindCommand:
-		return commandMatch(r.Pattern, s, r.Effect != Allow)
-	case KindPath:
+	if kind == KindPath {
 		return pathMatch(r.Pattern, s)
 	}
 	return globMatch(r.Pattern, s, false)
 }
 
 // shellSpecial are the characters by which a command runs more than one
-// program or writes files: a '*' of an allow rule never matches them, so
-// bash(go test *) does not allow "go test ./... && rm -rf ~".
+// program or writes files. A pattern holding one is also matched against
+// the whole line; there a '*' of an allow rule never matches them, so
+// bash(go test ./... | tail *) does not allow "go test ./... | tail -5 | sh".
 const shellSpecial = ";&|<>$`\n\r(){}"
 
-// commandMatch matches a bash command against a pattern. A trailing " *"
-// also matches nothing (go test * matches "go test"). For deny and ask
+// commandMatch matches a whole command line against a pattern holding
+// shell operators. A trailing " *" also matches nothing. For deny and ask
 // rules (loose), '*' matches anything and the rule applies when the whole
-// command or any of its parts (split at ; & | and new lines) matches.
+// line or any of its parts (split at ; & | and new lines) matches; for
+// allow rules '*' never matches a character of shellSpecial.
 func commandMatch(pattern, cmd string, loose bool) bool {
 	cmd = strings.TrimSpace(cmd)
 	try := func(s string) bool {

@@ -20,23 +20,93 @@ func NewSet(rules ...Rule) *Set {
 	return &Set{rules: append([]Rule(nil), rules...)}
 }
 
+// Decision is what the rules decide about a call.
+type Decision struct {
+	Effect Effect
+	// Rule is the rule that decided (the zero Rule for None).
+	Rule Rule
+	// Reason says more about a bash command, for the refusal and the
+	// user: which of its commands a deny or ask rule matched ("it runs
+	// `rm -rf x` through sh -c"), or why zut cannot tell what it runs
+	// ("zut cannot tell what `$(echo rm)` runs"), which makes every deny
+	// and ask rule for it match and no allow rule. "" otherwise.
+	Reason string
+}
+
 // Decide returns the effect of the rules on c, and the rule that decided:
 // Deny when any deny rule matches, else Ask when an ask rule does, else
-// Allow when an allow rule does, else None.
+// Allow when an allow rule does, else None. Check says why, too.
 func (s *Set) Decide(c Call) (Effect, Rule) {
+	d := s.Check(c)
+	return d.Effect, d.Rule
+}
+
+// Check decides c as Decide does. For a command (bash), a deny or ask
+// rule matches when it matches any command of the line (CommandLine);
+// allow rules allow only when every command is matched by one of them.
+// A command zut cannot analyse matches every deny and ask rule of its
+// tool and no allow rule with a pattern.
+func (s *Set) Check(c Call) Decision {
 	if s == nil {
-		return None, Rule{}
+		return Decision{}
 	}
 	kind, subj := Subject(c)
+	var line *CommandLine
+	if kind == KindCommand {
+		line = ParseCommandLine(subj)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	best, bestRule := None, Rule{}
-	for _, r := range s.rules {
-		if r.Effect > best && r.matches(c.Tool, kind, subj) {
-			best, bestRule = r.Effect, r
+	for _, e := range []Effect{Deny, Ask} {
+		for _, r := range s.rules {
+			if r.Effect != e {
+				continue
+			}
+			if line == nil {
+				if r.matches(c.Tool, kind, subj) {
+					return Decision{Effect: e, Rule: r}
+				}
+				continue
+			}
+			if !globMatch(r.Tool, c.Tool, false) {
+				continue
+			}
+			if r.Pattern == "" {
+				return Decision{Effect: e, Rule: r}
+			}
+			if ok, why := line.Matches(r.Pattern); ok {
+				return Decision{Effect: e, Rule: r, Reason: why}
+			}
 		}
 	}
-	return best, bestRule
+	var allows []Rule
+	var patterns []string
+	for _, r := range s.rules {
+		if r.Effect != Allow {
+			continue
+		}
+		if line == nil {
+			if r.matches(c.Tool, kind, subj) {
+				return Decision{Effect: Allow, Rule: r}
+			}
+			continue
+		}
+		if !globMatch(r.Tool, c.Tool, false) {
+			continue
+		}
+		if r.Pattern == "" {
+			return Decision{Effect: Allow, Rule: r}
+		}
+		allows = append(allows, r)
+		patterns = append(patterns, r.Pattern)
+	}
+	if line == nil {
+		return Decision{}
+	}
+	if k := line.Allows(patterns); k >= 0 {
+		return Decision{Effect: Allow, Rule: allows[k]}
+	}
+	return Decision{Reason: line.Unknown}
 }
 
 // Add adds r unless the same rule is there already.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"unicode"
 )
 
 // Kind is what a rule's pattern is matched against.
@@ -39,6 +38,15 @@ var mainArgs = []string{"command", "path", "file_path", "file", "url", "query", 
 // file, url, query, name and action ("" when it has none: then only rules
 // without a pattern apply).
 func Subject(c Call) (Kind, string) {
+	if c.Tool == "bash" {
+		// One pass over the arguments, which may be long.
+		var a struct {
+			Command any `json:"command"`
+		}
+		json.Unmarshal(c.Args, &a)
+		s, _ := a.Command.(string)
+		return KindCommand, strings.TrimSpace(s)
+	}
 	var args map[string]json.RawMessage
 	json.Unmarshal(c.Args, &args)
 	str := func(name string) (string, bool) {
@@ -96,16 +104,23 @@ func relPath(p, cwd string) string {
 }
 
 // Suggest is the rule a confirmation offers to allow from now on for
-// calls like c: for bash the program and its subcommand followed by " *"
-// (go test ./... gives go test *; git status gives git status), for
-// paths the directory of the file followed by "/**" (or the file at the
-// top of the project), for other tools the tool itself.
-func Suggest(c Call) Rule {
+// calls like c. For a command (bash) it is exactly the command run, never
+// a wider one: git status gives bash(git status), a line of several
+// commands the line itself (bash(make && make test)); ok is false when no
+// rule names exactly the command (it holds a * or ?, which a pattern
+// reads as a wildcard, or a new line, or zut cannot tell what it runs).
+// For paths it is the directory of the file followed by "/**" (or the
+// file at the top of the project); for other tools the tool itself.
+func Suggest(c Call) (r Rule, ok bool) {
 	kind, s := Subject(c)
-	r := Rule{Effect: Allow, Tool: c.Tool, Source: SourceUserProject}
+	r = Rule{Effect: Allow, Tool: c.Tool, Source: SourceUserProject}
 	switch {
 	case kind == KindCommand && s != "":
-		r.Pattern = suggestCommand(s)
+		p, ok := suggestCommand(s)
+		if !ok {
+			return Rule{}, false
+		}
+		r.Pattern = p
 	case kind == KindPath && s != "" && s != ".":
 		dir := filepath.ToSlash(filepath.Dir(s))
 		switch {
@@ -117,38 +132,27 @@ func Suggest(c Call) Rule {
 			r.Pattern = dir + "/**"
 		}
 	}
-	return r
+	return r, true
 }
 
-// suggestCommand keeps the program and a subcommand-like second word of
-// cmd, and a " *" when more follows. A command with shell operators is
-// offered as it is: a pattern cannot allow more than one program.
-func suggestCommand(cmd string) string {
-	if strings.ContainsAny(cmd, shellSpecial) {
-		return cmd
+// suggestCommand is the pattern that allows exactly cmd: the command
+// written plainly when the line runs one command, else the line. It
+// reports false when there is none.
+func suggestCommand(cmd string) (string, bool) {
+	if strings.ContainsAny(cmd, "*?\n\r") {
+		return "", false
 	}
-	words := strings.Fields(cmd)
-	keep := 1
-	if len(words) > 1 && isSubcommand(words[1]) {
-		keep = 2
+	l := ParseCommandLine(cmd)
+	if l.Unknown != "" {
+		return "", false
 	}
-	out := strings.Join(words[:keep], " ")
-	if len(words) > keep {
-		out += " *"
+	l.texts()
+	pattern := cmd
+	if len(l.Commands) == 1 && len(l.Commands[0].Via) == 0 && l.allow[0] != "" {
+		pattern = l.allow[0]
 	}
-	return out
-}
-
-// isSubcommand reports whether w reads as a subcommand (test, status,
-// run-tests) rather than an argument (a path, a flag, a number).
-func isSubcommand(w string) bool {
-	if w == "" || !unicode.IsLetter(rune(w[0])) {
-		return false
+	if strings.ContainsAny(pattern, "*?") || ParseCommandLine(cmd).Allows([]string{pattern}) < 0 {
+		return "", false
 	}
-	for _, c := range w {
-		if !(unicode.IsLetter(c) || unicode.IsDigit(c) || c == '-' || c == '_' || c == ':') {
-			return false
-		}
-	}
-	return true
+	return pattern, true
 }

@@ -16,19 +16,19 @@ func bashCall(id, command string) providertest.ToolCall {
 	return providertest.ToolCall{ID: id, Name: "bash", Args: string(args)}
 }
 
-// TestUIConfirmAlwaysAddsRule: "a" in the dialog allows calls like this
-// one in this project from now on: the rule is saved in config.json, the
-// next such call runs without asking, and /permissions lists and removes
-// it.
+// TestUIConfirmAlwaysAddsRule: "a" in the dialog allows this command in
+// this project from now on: the rule (exactly the command, never a wider
+// one) is saved in config.json, the same call runs next without asking,
+// and /permissions lists and removes it.
 func TestUIConfirmAlwaysAddsRule(t *testing.T) {
 	h := startUI(t, uiOptions{width: 90, height: 30, replies: []providertest.Reply{
 		{Tools: []providertest.ToolCall{bashCall("c1", "printf %s one")}},
-		{Tools: []providertest.ToolCall{bashCall("c2", "printf %s two")}},
+		{Tools: []providertest.ToolCall{bashCall("c2", "printf %s one")}},
 		{Text: "Both ran."},
 	}})
 	h.idle()
 	h.enter("run them")
-	h.waitText("Always allow bash(printf *) in this project")
+	h.waitText("Always allow bash(printf %s one) in this project")
 	h.send("a")
 	// Nobody answers a second dialog: the answer comes only if the
 	// second call ran without asking.
@@ -37,14 +37,14 @@ func TestUIConfirmAlwaysAddsRule(t *testing.T) {
 	proj := filepath.Join(h.home, "proj")
 	perms, _ := h.readConfig()["permissions"].(map[string]any)
 	projects, _ := perms["projects"].(map[string]any)
-	if got := fmt.Sprint(projects[proj]); !strings.Contains(got, "bash(printf *)") {
-		t.Fatalf("config.json permissions = %v, want allow bash(printf *) for %s", perms, proj)
+	if got := fmt.Sprint(projects[proj]); !strings.Contains(got, "bash(printf %s one)") {
+		t.Fatalf("config.json permissions = %v, want allow bash(printf %%s one) for %s", perms, proj)
 	}
 	h.enter("/permissions")
-	h.waitText("allow bash(printf *)")
+	h.waitText("allow bash(printf %s one)")
 	h.waitText("config.json, this project")
 	h.send("\r")
-	h.waitText("removed allow bash(printf *)")
+	h.waitText("removed allow bash(printf %s one)")
 	h.idle()
 	perms, _ = h.readConfig()["permissions"].(map[string]any)
 	if strings.Contains(fmt.Sprint(perms), "printf") {

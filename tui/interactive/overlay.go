@@ -60,7 +60,8 @@ type confirmOverlay struct {
 	id    string
 	reply chan agent.ConfirmAnswer
 	// rule is what "always allow" saves: the call's tool and a pattern
-	// for calls like it, in this project.
+	// for calls like it (for a command, exactly it), in this project;
+	// the zero Rule when none can be written.
 	rule permissions.Rule
 }
 
@@ -80,9 +81,14 @@ func (u *ui) openConfirm(req agent.ConfirmRequest, reply chan agent.ConfirmAnswe
 	if u.app != nil {
 		cwd = u.app.CWD()
 	}
-	rule := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
+	rule, ok := permissions.Suggest(permissions.Call{Tool: req.Name, Args: req.Args, CWD: cwd})
+	always, short := "Always allow "+rule.String()+" in this project", "Always "+rule.String()
+	if !ok {
+		// No rule names exactly this command: a is y, and saves nothing.
+		always, short = "Allow (no rule can name exactly this command)", "Allow"
+	}
 	d := &tui.Confirm{Tool: req.Name, Preview: preview, Body: req.Body, BodyLabel: bodyLabel(req.Name),
-		Always: "Always allow " + rule.String() + " in this project", AlwaysShort: "Always " + rule.String(), Once: req.Once}
+		Always: always, AlwaysShort: short, Once: req.Once}
 	if c := req.Change; c != nil && !c.Truncated {
 		d.Diff = &tui.ToolDiff{Old: c.Old, New: c.New}
 	}
@@ -139,7 +145,7 @@ func (c *confirmOverlay) key(u *ui, k tui.Key) {
 		c.reply <- agent.ConfirmAnswer{Reason: choice.Reason, Stop: true}
 		return
 	}
-	if choice.Always {
+	if choice.Always && c.rule.Tool != "" {
 		// Calls like this one run without asking from now on, in this
 		// project: the rule is saved in config.json (/permissions lists
 		// and removes it).
@@ -148,8 +154,10 @@ func (c *confirmOverlay) key(u *ui, k tui.Key) {
 		} else {
 			u.chat.AddNotice("success", "", "allowed from now on in this project: "+c.rule.String()+" (/permissions lists the rules)")
 		}
-		choice.Always = false
 	}
+	// The rule is the whole of "always": the agent's own memory of the
+	// tool for the session would allow every call of it.
+	choice.Always = false
 	c.reply <- agent.ConfirmAnswer{Allow: choice.Allow, Always: choice.Always, Reason: choice.Reason}
 }
 

@@ -27,7 +27,8 @@ func (u *ui) openPermissions() {
 	if u.app.Yolo() {
 		def = "--yolo: every tool runs without asking; deny rules still refuse."
 	}
-	msg := def + "\nRules are allow, ask or deny TOOL(PATTERN), kept in config.json: a confirmation's \"always\" adds one for this project."
+	msg := def + "\nRules are allow, ask or deny TOOL(PATTERN), kept in config.json: a confirmation's \"always\" adds one for this project." +
+		"\nA bash rule matches each command a line runs (deny: any of them; allow: all); a line zut cannot analyse is never allowed by one."
 	if len(items) == 0 {
 		items = append(items, tui.ListItem{Label: "(no rules yet)", Value: "", Muted: true})
 	}

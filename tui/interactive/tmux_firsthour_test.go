@@ -22,7 +22,7 @@ const firstHourScript = `[
  {"text": "I will change the greeting.", "tools": [{"id": "e1", "name": "edit", "args": {"path": "main.go", "edits": [{"oldText": "println(\"hi\")", "newText": "println(\"hello, world\")"}]}}], "usage": {"input": 1500, "output": 40}},
  {"text": "Changed it: main.go now greets the world.", "usage": {"input": 1700, "output": 12}},
  {"text": "Let me look.", "tools": [{"id": "b1", "name": "bash", "args": {"command": "ls -1", "timeout": 10}}], "usage": {"input": 1800, "output": 20}},
- {"text": "And once more.", "tools": [{"id": "b2", "name": "bash", "args": {"command": "ls -a", "timeout": 10}}], "usage": {"input": 1900, "output": 20}},
+ {"text": "And once more.", "tools": [{"id": "b2", "name": "bash", "args": {"command": "ls -1", "timeout": 10}}], "usage": {"input": 1900, "output": 20}},
  {"text": "There is one file, **main.go**.", "usage": {"input": 2000, "output": 10}}
 ]`
 
@@ -73,10 +73,10 @@ func TestTmuxFirstHour(t *testing.T) {
 		t.Errorf("main.go after the edit:\n%s", b)
 	}
 
-	// A command: a allows calls like it in this project; the next one
-	// runs without asking.
+	// A command: a allows it in this project; the same command runs next
+	// without asking.
 	tm.submit("what files are here?")
-	tm.wait("the confirmation", "Always allow bash(ls *) in this project")
+	tm.wait("the confirmation", "Always allow bash(ls -1) in this project")
 	screen("a command's confirmation")
 	tm.keys("a")
 	tm.wait("the answer", "There is one file")
