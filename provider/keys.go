@@ -42,7 +42,11 @@ func (e *UnknownProviderError) Error() string {
 		}
 		s += n
 	}
-	return s + ", or add it to models.json"
+	s += ", or add it to models.json"
+	if near := Nearest(e.Name, e.Known); near != "" {
+		s = "unknown provider " + quote(e.Name) + " (did you mean " + near + "?) — use one of " + s[len("unknown provider "+quote(e.Name)+" — use one of "):]
+	}
+	return s
 }
 
 func quote(s string) string { return `"` + s + `"` }
@@ -69,3 +73,7 @@ func MaskKey(key string) string {
 	head := min(7, len(key)/3)
 	return key[:head] + "…" + key[len(key)-4:]
 }
+
+// ExitCode makes an unknown provider a usage error (status 2) where the
+// name came from the command line.
+func (e *UnknownProviderError) ExitCode() int { return 2 }

@@ -53,6 +53,7 @@ type App struct {
 	mcpCalls    *mcpCallCount     // MCP tool calls in flight, for elicitation
 	mcpLate     sync.Map          // servers WaitMCP gave up on: name -> true
 	mcpSaid     swapString        // the MCP instructions in the system prompt
+	refreshMu   sync.Mutex        // one refreshTools at a time: tools and system prompt change together
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	sandbox     *appSandbox       // the OS sandbox of commands (sandbox.go)
 	emit        func(agent.Event) // the frontend's, with the work's tap

@@ -306,6 +306,12 @@ func (a *App) refreshTools() {
 	if !a.live.Load() {
 		return // New has not made the agent yet; it calls this once it has
 	}
+	// A refresh returns once the agent has both the tools and the system
+	// prompt they go with: a concurrent one (a server that got ready) must
+	// not leave the caller's next request with the tools and without the
+	// server's instructions.
+	a.refreshMu.Lock()
+	defer a.refreshMu.Unlock()
 	a.mu.Lock()
 	idx := a.skills
 	a.mu.Unlock()

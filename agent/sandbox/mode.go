@@ -109,6 +109,11 @@ func (m Mode) Policy(pr Project) (p Policy, ok bool) {
 func GitDirs(ctx context.Context, dir string) []string {
 	var out []string
 	add := func(p string) {
+		// Only an absolute path is git's answer: a git on PATH that is
+		// not git (a wrapper, a test's stand-in) adds nothing.
+		if !filepath.IsAbs(p) || strings.ContainsAny(p, "\n\r") {
+			return
+		}
 		p = filepath.Clean(p)
 		if p != "" && !within(p, dir) {
 			for _, q := range out {

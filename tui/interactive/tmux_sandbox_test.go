@@ -41,7 +41,7 @@ func TestTmuxSandbox(t *testing.T) {
 	tm.submit("write outside")
 	tm.wait("the rerun dialog", "Run again WITHOUT the sandbox?")
 	screen := tm.capture(true)
-	for _, want := range []string{"blocked by the sandbox: write outside the workspace: " + outside, "Allow once", "Deny"} {
+	for _, want := range []string{"blocked by the sandbox: write outside the workspace: " + outside, "Allow once", "No, tell the model why"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, screen)
 		}
