@@ -305,18 +305,24 @@ func (s *Screen) writeCommits() {
 	if len(s.pending) == 0 {
 		return
 	}
-	for j, l := range s.pending {
+	row := 0 // the region's row the next committed line goes to
+	for _, l := range s.pending {
+		if text, ok := strings.CutPrefix(l, unwrappedMark); ok {
+			row += s.writeUnwrapped(row, text)
+			continue
+		}
 		l = s.clamp(l)
 		switch {
-		case j >= len(s.shown):
-			s.moveTo(j)
+		case row >= len(s.shown):
+			s.moveTo(row)
 			s.newLine(l)
-		case s.shown[j] != l:
-			s.moveTo(j)
-			s.rewriteLine(l, s.shown[j])
+		case s.shown[row] != l:
+			s.moveTo(row)
+			s.rewriteLine(l, s.shown[row])
 		}
+		row++
 	}
-	n := len(s.pending)
+	n := row
 	if n >= len(s.shown) {
 		s.shown = nil
 	} else {
@@ -326,6 +332,39 @@ func (s *Screen) writeCommits() {
 	s.rows -= n
 	clear(s.pending)
 	s.pending = s.pending[:0]
+}
+
+// unwrappedMark starts a line that Unwrapped made; it is an APC
+// sequence, which terminals ignore should it ever reach one.
+const unwrappedMark = "\x1b_zut:unwrapped\x1b\\"
+
+// Unwrapped marks a line for Commit that the terminal wraps itself
+// instead of zut cutting it, so that copied from the scrollback it is one
+// piece (a path, a URL). In the live region it is cut as any line.
+func Unwrapped(line string) string { return unwrappedMark + line }
+
+// PlainLine is a committed line as text for an output that is no
+// terminal to draw on (the mark of Unwrapped removed).
+func PlainLine(line string) string { return strings.TrimPrefix(line, unwrappedMark) }
+
+// writeUnwrapped writes an Unwrapped line from the region's row down,
+// letting the terminal wrap it: it erases the rest of the region first
+// (the next Render draws it again) and returns the rows it took.
+func (s *Screen) writeUnwrapped(row int, l string) int {
+	l = closed(strings.NewReplacer("\r", " ", "\n", " ").Replace(l))
+	w := ansi.StringWidth(l)
+	rows := max(1, (w+s.width-1)/s.width)
+	s.moveTo(row)
+	s.buf = append(s.buf, "\r\x1b[J"...)
+	s.buf = append(s.buf, l...)
+	s.shown = s.shown[:min(row, len(s.shown))]
+	if rows > 1 {
+		s.fed += rows - 1 // the terminal made those rows
+	}
+	s.curRow = row + rows - 1
+	s.rows = s.curRow + 1
+	s.curCol = -1
+	return rows
 }
 
 // moveTo moves the cursor to row of the live region, keeping its column:
@@ -451,6 +490,11 @@ func (s *Screen) clamp(l string) string {
 	if ansi.StringWidth(l) > s.width {
 		l = ansi.Truncate(l, s.width, "…")
 	}
+	return closed(l)
+}
+
+// closed returns l with its styles and link closed at its end.
+func closed(l string) string {
 	if strings.IndexByte(l, 0x1b) < 0 {
 		return l
 	}

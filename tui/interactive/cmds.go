@@ -407,14 +407,12 @@ func (u *ui) showSession() {
 	t := u.theme
 	p := u.chat.Options().Profile
 	u.chat.AddBlock(func(width int) []string {
-		out := []string{ansi.RenderSpans([]ansi.Span{{Text: "file:", Style: t.Style(ansi.RoleMuted)}}, p, false)}
-		rest := []rune(path)
-		for len(rest) > 0 {
-			n := min(len(rest), max(width, 1))
-			out = append(out, ansi.RenderSpans([]ansi.Span{{Text: string(rest[:n]), Style: t.Style(ansi.RoleText)}}, p, false))
-			rest = rest[n:]
+		// The path is one line that the terminal wraps, so that it is
+		// copied from the scrollback in one piece.
+		return []string{
+			ansi.RenderSpans([]ansi.Span{{Text: "file:", Style: t.Style(ansi.RoleMuted)}}, p, false),
+			tui.Unwrapped(ansi.RenderSpans([]ansi.Span{{Text: path, Style: t.Style(ansi.RoleText)}}, p, false)),
 		}
-		return out
 	})
 }
 

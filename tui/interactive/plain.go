@@ -28,7 +28,11 @@ func (p *plainScreen) Commit(lines ...string) {
 	if p.err != nil || len(lines) == 0 {
 		return
 	}
-	text := strings.Join(lines, "\n") + "\n"
+	plain := make([]string, len(lines))
+	for i, l := range lines {
+		plain[i] = tui.PlainLine(l)
+	}
+	text := strings.Join(plain, "\n") + "\n"
 	if p.prompted {
 		text = "\n" + text
 		p.prompted = false

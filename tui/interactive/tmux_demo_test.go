@@ -16,7 +16,8 @@ import (
 // the terminal's last row when a dialog closes (blank rows stayed below
 // it), and narrowing the terminal from 120 to 50 columns adds no blank
 // rows to the scrollback (rows overwritten by shorter ones were rewrapped
-// at their old length).
+// at their old length); /session's file path, longer than a row, is one
+// line the terminal wraps, so it is copied in one piece.
 func TestTmuxDemoScreen(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
@@ -66,5 +67,16 @@ func TestTmuxDemoScreen(t *testing.T) {
 		if strings.HasPrefix(l, "model ") && (i+1 >= len(all) || strings.TrimSpace(all[i+1]) == "") {
 			t.Errorf("a blank row follows the header's model line after narrowing:\n%s", strings.Join(all[:min(i+5, len(all))], "\n"))
 		}
+	}
+
+	tm.submit("/session")
+	tm.wait("the session's file", "file:")
+	files, _ := filepath.Glob(filepath.Join(dir, ".zut", "sessions", "*", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	joined := tm.run("capture-pane", "-p", "-J", "-t", "zut")
+	if !strings.Contains(joined, "\n"+files[0]+"\n") {
+		t.Errorf("the path %s is not one line of the scrollback (tmux capture-pane -J):\n%s", files[0], joined)
 	}
 }
