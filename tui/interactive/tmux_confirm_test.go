@@ -69,7 +69,7 @@ func TestTmuxConfirm(t *testing.T) {
 			t.Errorf("the dialog lacks line %d (%q):\n%s", i, row, screen)
 		}
 	}
-	for _, want := range []string{"Allow once", "Always allow bash(", "No, tell the model why…", "No, and stop the turn", "esc stop the turn"} {
+	for _, want := range []string{"Allow once", "Allow (no rule can name exactly this command)", "No, tell the model why…", "No, and stop the turn", "esc stop the turn"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the dialog lacks %q:\n%s", want, screen)
 		}

@@ -1,5 +1,7 @@
 package syntax
 
+import "sync"
+
 import "strings"
 
 // This file is the engine shared by the outliners of the languages whose
@@ -297,7 +299,7 @@ func continues(prev, t token) bool {
 			return true
 		}
 	case tIdent:
-		if jsContinuers[prev.text] {
+		if jsContinuers()[prev.text] {
 			return true
 		}
 	}
@@ -318,13 +320,15 @@ func continues(prev, t token) bool {
 }
 
 // jsContinuers are the words after which a statement cannot end.
-var jsContinuers = map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
-	"async": true, "static": true, "public": true, "private": true, "protected": true, "readonly": true,
-	"const": true, "let": true, "var": true, "function": true, "class": true, "interface": true,
-	"enum": true, "extends": true, "implements": true, "new": true, "return": true, "typeof": true,
-	"keyof": true, "in": true, "of": true, "instanceof": true, "as": true, "is": true, "satisfies": true,
-	"namespace": true, "module": true, "import": true, "override": true, "accessor": true, "yield": true,
-	"await": true, "throw": true, "delete": true, "case": true}
+var jsContinuers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
+		"async": true, "static": true, "public": true, "private": true, "protected": true, "readonly": true,
+		"const": true, "let": true, "var": true, "function": true, "class": true, "interface": true,
+		"enum": true, "extends": true, "implements": true, "new": true, "return": true, "typeof": true,
+		"keyof": true, "in": true, "of": true, "instanceof": true, "as": true, "is": true, "satisfies": true,
+		"namespace": true, "module": true, "import": true, "override": true, "accessor": true, "yield": true,
+		"await": true, "throw": true, "delete": true, "case": true}
+})
 
 // Helpers for the rules.
 

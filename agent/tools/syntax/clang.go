@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -19,18 +20,22 @@ var cRules = &braceRules{brace: cBrace, item: cItem, tail: cTail, directive: cDi
 func outlineC(toks []token, src string) []Symbol { return outlineBraces(toks, cRules) }
 
 // cModifiers are the words skipped before a declaration.
-var cModifiers = map[string]bool{"static": true, "inline": true, "extern": true, "virtual": true,
-	"explicit": true, "constexpr": true, "consteval": true, "constinit": true, "friend": true,
-	"mutable": true, "thread_local": true, "register": true, "typename": true, "__inline": true,
-	"__forceinline": true, "_Noreturn": true, "__extension__": true}
+var cModifiers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"static": true, "inline": true, "extern": true, "virtual": true,
+		"explicit": true, "constexpr": true, "consteval": true, "constinit": true, "friend": true,
+		"mutable": true, "thread_local": true, "register": true, "typename": true, "__inline": true,
+		"__forceinline": true, "_Noreturn": true, "__extension__": true}
+})
 
 // cNotNames are keywords that can stand before "(" without naming a
 // function: control statements, operators and casts.
-var cNotNames = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true,
-	"sizeof": true, "alignof": true, "_Alignof": true, "catch": true, "do": true, "else": true,
-	"decltype": true, "typeof": true, "__typeof__": true, "static_assert": true, "_Static_assert": true,
-	"noexcept": true, "throw": true, "new": true, "delete": true, "case": true, "goto": true,
-	"__attribute__": true, "__declspec": true, "alignas": true, "asm": true, "__asm__": true, "defined": true}
+var cNotNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true,
+		"sizeof": true, "alignof": true, "_Alignof": true, "catch": true, "do": true, "else": true,
+		"decltype": true, "typeof": true, "__typeof__": true, "static_assert": true, "_Static_assert": true,
+		"noexcept": true, "throw": true, "new": true, "delete": true, "case": true, "goto": true,
+		"__attribute__": true, "__declspec": true, "alignas": true, "asm": true, "__asm__": true, "defined": true}
+})
 
 // cCore strips template prefixes, attributes and modifiers from h.
 func cCore(h []token) []token {
@@ -49,7 +54,7 @@ func cCore(h []token) []token {
 			h = h[skipBalanced(h, 1):]
 		case isWord(t, "extern") && len(h) > 2 && h[1].kind == tString:
 			h = h[2:]
-		case t.kind == tIdent && cModifiers[t.text]:
+		case t.kind == tIdent && cModifiers()[t.text]:
 			h = h[1:]
 		default:
 			return h
@@ -59,7 +64,9 @@ func cCore(h []token) []token {
 }
 
 // cClassKinds are the keywords that declare a type with a body.
-var cClassKinds = map[string]string{"struct": KindStruct, "class": KindClass, "union": KindUnion, "enum": KindEnum}
+var cClassKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{"struct": KindStruct, "class": KindClass, "union": KindUnion, "enum": KindEnum}
+})
 
 // cClassHead recognises "struct Name : Base", "enum class E : int",
 // "typedef struct { ...": it returns the kind, the index of the name in h
@@ -69,10 +76,10 @@ func cClassHead(h []token) (kind string, name int, ok bool) {
 	if k < len(h) && isWord(h[k], "typedef") {
 		k++
 	}
-	if k >= len(h) || h[k].kind != tIdent || cClassKinds[h[k].text] == "" {
+	if k >= len(h) || h[k].kind != tIdent || cClassKinds()[h[k].text] == "" {
 		return "", -1, false
 	}
-	kind = cClassKinds[h[k].text]
+	kind = cClassKinds()[h[k].text]
 	k++
 	if kind == KindEnum && k < len(h) && (isWord(h[k], "class") || isWord(h[k], "struct")) {
 		k++
@@ -138,7 +145,7 @@ func cFuncName(h []token) (at int, name, class string, ok bool) {
 		return k, b.String(), cQualifier(h, k), true
 	}
 	t := h[p-1]
-	if t.kind != tIdent || cNotNames[t.text] {
+	if t.kind != tIdent || cNotNames()[t.text] {
 		return 0, "", "", false
 	}
 	name = t.text
@@ -245,7 +252,7 @@ func cBrace(sc scope, head []token) braceAction {
 	if at, name, class, ok := cFuncName(h); ok {
 		if cCtorInit(h) {
 			last := h[len(h)-1]
-			if last.kind == tIdent && !cAfterParams[last.text] || last.text == ">" {
+			if last.kind == tIdent && !cAfterParams()[last.text] || last.text == ">" {
 				return braceAction{mode: braceInit} // member{value} in an initializer list
 			}
 		}
@@ -260,8 +267,10 @@ func cBrace(sc scope, head []token) braceAction {
 
 // cAfterParams are the words that can stand between a function's
 // parameters and its body.
-var cAfterParams = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true,
-	"volatile": true, "mutable": true, "try": true}
+var cAfterParams = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"const": true, "override": true, "final": true, "noexcept": true,
+		"volatile": true, "mutable": true, "try": true}
+})
 
 func cIsOperator(h []token) bool { return findIdent(h, "operator") >= 0 }
 
@@ -299,7 +308,7 @@ func cItem(o *outliner, sc scope, head []token) {
 	case isWord(h[0], "namespace"), isWord(h[0], "friend"), isWord(h[0], "static_assert"), isWord(h[0], "_Static_assert"):
 		return
 	}
-	if len(h) == 2 && cClassKinds[h[0].text] != "" || len(h) == 3 && isWord(h[0], "enum") && cClassKinds[h[1].text] != "" {
+	if len(h) == 2 && cClassKinds()[h[0].text] != "" || len(h) == 3 && isWord(h[0], "enum") && cClassKinds()[h[1].text] != "" {
 		return // a forward declaration: struct S; enum class E;
 	}
 	eq := find(h, "=")

@@ -1,5 +1,7 @@
 package syntax
 
+import "sync"
+
 import "strings"
 
 // The rules for Java. Shown: the package and imports; classes,
@@ -12,9 +14,11 @@ var javaRules = &braceRules{brace: javaBrace, item: javaItem}
 
 func outlineJava(toks []token, src string) []Symbol { return outlineBraces(toks, javaRules) }
 
-var javaModifiers = map[string]bool{"public": true, "private": true, "protected": true, "static": true,
-	"final": true, "abstract": true, "synchronized": true, "native": true, "default": true,
-	"sealed": true, "strictfp": true, "transient": true, "volatile": true}
+var javaModifiers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"public": true, "private": true, "protected": true, "static": true,
+		"final": true, "abstract": true, "synchronized": true, "native": true, "default": true,
+		"sealed": true, "strictfp": true, "transient": true, "volatile": true}
+})
 
 // javaCore strips annotations and modifiers from h; sig is h without its
 // annotations.
@@ -38,7 +42,7 @@ func javaCore(h []token) (core, sig []token) {
 	}
 	sig = kept
 	core = kept
-	for len(core) > 0 && (core[0].kind == tIdent && javaModifiers[core[0].text] || isWord(core[0], "non") && len(core) > 2 && isWord(core[2], "sealed")) {
+	for len(core) > 0 && (core[0].kind == tIdent && javaModifiers()[core[0].text] || isWord(core[0], "non") && len(core) > 2 && isWord(core[2], "sealed")) {
 		if isWord(core[0], "non") {
 			core = core[3:]
 		} else {
@@ -48,7 +52,9 @@ func javaCore(h []token) (core, sig []token) {
 	return core, sig
 }
 
-var javaTypeKinds = map[string]string{"class": KindClass, "interface": KindInterface, "enum": KindEnum, "record": KindRecord}
+var javaTypeKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{"class": KindClass, "interface": KindInterface, "enum": KindEnum, "record": KindRecord}
+})
 
 func javaBrace(sc scope, head []token) braceAction {
 	h, sig := javaCore(head)
@@ -62,7 +68,7 @@ func javaBrace(sc scope, head []token) braceAction {
 	if kw.text == "@" && len(h) > 2 && isWord(h[1], "interface") {
 		return braceAction{mode: braceDescend, sym: sym(KindInterface, sig, indexOf(sig, h[2])), body: scope{kind: scopeMembers}}
 	}
-	if kind := javaTypeKinds[kw.text]; kind != "" && kw.kind == tIdent && len(h) > 1 && h[1].kind == tIdent {
+	if kind := javaTypeKinds()[kw.text]; kind != "" && kw.kind == tIdent && len(h) > 1 && h[1].kind == tIdent {
 		body := scope{kind: scopeMembers}
 		if kind == KindEnum {
 			body = scope{kind: scopeList, membersAfterList: true}

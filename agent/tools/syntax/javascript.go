@@ -1,5 +1,7 @@
 package syntax
 
+import "sync"
+
 // The rules for JavaScript and TypeScript. Shown: imports; functions,
 // classes, interfaces, enums, namespaces and type aliases, exported or
 // not; const/let/var at the top (func when the value is an arrow function
@@ -12,9 +14,11 @@ func outlineJS(toks []token, src string) []Symbol { return outlineBraces(toks, j
 
 // jsModifiers are the words stripped before a declaration keyword or a
 // member name (when a name follows them).
-var jsModifiers = map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
-	"public": true, "private": true, "protected": true, "static": true, "readonly": true,
-	"override": true, "accessor": true, "async": true, "get": true, "set": true}
+var jsModifiers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
+		"public": true, "private": true, "protected": true, "static": true, "readonly": true,
+		"override": true, "accessor": true, "async": true, "get": true, "set": true}
+})
 
 // jsCore strips decorators and modifiers from the start of h.
 func jsCore(h []token) []token {
@@ -23,7 +27,7 @@ func jsCore(h []token) []token {
 		switch {
 		case t.text == "@" && t.kind == tPunct:
 			h = h[skipDecorator(h, 0):]
-		case t.kind == tIdent && jsModifiers[t.text] && len(h) > 1 && jsNameLike(h[1]):
+		case t.kind == tIdent && jsModifiers()[t.text] && len(h) > 1 && jsNameLike(h[1]):
 			h = h[1:]
 		default:
 			return h

@@ -1,5 +1,7 @@
 package syntax
 
+import "sync"
+
 // This file is the tokenizer shared by the outliners of the languages zut
 // does not parse exactly. It knows each language's comments, strings and
 // literals well enough that nothing inside them is ever taken for code:
@@ -502,9 +504,11 @@ func (l *lexer) template(start int) {
 
 // regexKeywords are the keywords after which "/" starts a regular
 // expression rather than a division.
-var regexKeywords = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true,
-	"new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
-	"yield": true, "await": true}
+var regexKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true,
+		"new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
+		"yield": true, "await": true}
+})
 
 // regexAllowed reports whether a "/" at pos can start a regular expression,
 // judging by the token before it.
@@ -518,7 +522,7 @@ func (l *lexer) regexAllowed() bool {
 	}
 	switch p := l.toks[n-1]; p.kind {
 	case tIdent:
-		return regexKeywords[p.text]
+		return regexKeywords()[p.text]
 	case tPunct:
 		switch p.text {
 		case ")", "]", "}", "++", "--":

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -141,7 +142,7 @@ func pyHeaderEnd(line []token) int {
 // isPyAssign reports whether a logical line assigns a plain name (x = 1,
 // x: int = 1, x: int) or defines a type alias (type X = int).
 func isPyAssign(line []token) bool {
-	if line[0].kind != tIdent || pyKeywords[line[0].text] && line[0].text != "type" {
+	if line[0].kind != tIdent || pyKeywords()[line[0].text] && line[0].text != "type" {
 		return false
 	}
 	switch line[1].text {
@@ -152,10 +153,12 @@ func isPyAssign(line []token) bool {
 }
 
 // pyKeywords are the statement keywords that never start an assignment.
-var pyKeywords = map[string]bool{"if": true, "elif": true, "else": true, "for": true, "while": true, "try": true,
-	"except": true, "finally": true, "with": true, "return": true, "pass": true, "raise": true, "del": true,
-	"global": true, "nonlocal": true, "assert": true, "break": true, "continue": true, "lambda": true,
-	"yield": true, "await": true, "match": true, "case": true, "print": true, "type": true}
+var pyKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "elif": true, "else": true, "for": true, "while": true, "try": true,
+		"except": true, "finally": true, "with": true, "return": true, "pass": true, "raise": true, "del": true,
+		"global": true, "nonlocal": true, "assert": true, "break": true, "continue": true, "lambda": true,
+		"yield": true, "await": true, "match": true, "case": true, "print": true, "type": true}
+})
 
 // pyImports makes one import symbol per module of an import statement.
 func pyImports(line []token, depth int) []Symbol {

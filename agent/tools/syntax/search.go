@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/scanner"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -107,14 +108,16 @@ func filter(syms []Symbol, q query) []Symbol {
 }
 
 // callKeywords stand before "(" without being calls.
-var callKeywords = map[string]bool{"if": true, "elif": true, "for": true, "while": true, "switch": true,
-	"return": true, "sizeof": true, "catch": true, "function": true, "def": true, "fn": true,
-	"class": true, "typeof": true, "and": true, "or": true, "not": true, "in": true, "is": true,
-	"with": true, "assert": true, "del": true, "yield": true, "await": true,
-	"match": true, "case": true, "except": true, "defined": true, "alignof": true, "decltype": true,
-	"throw": true, "else": true, "do": true, "import": true,
-	"synchronized": true, "instanceof": true, "void": true, "struct": true, "union": true, "enum": true,
-	"__attribute__": true, "__declspec": true, "alignas": true, "static_assert": true, "noexcept": true}
+var callKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "elif": true, "for": true, "while": true, "switch": true,
+		"return": true, "sizeof": true, "catch": true, "function": true, "def": true, "fn": true,
+		"class": true, "typeof": true, "and": true, "or": true, "not": true, "in": true, "is": true,
+		"with": true, "assert": true, "del": true, "yield": true, "await": true,
+		"match": true, "case": true, "except": true, "defined": true, "alignof": true, "decltype": true,
+		"throw": true, "else": true, "do": true, "import": true,
+		"synchronized": true, "instanceof": true, "void": true, "struct": true, "union": true, "enum": true,
+		"__attribute__": true, "__declspec": true, "alignas": true, "static_assert": true, "noexcept": true}
+})
 
 // declOffsets are the offsets of the outline's name tokens.
 func declOffsets(outline []Symbol) map[int]bool {
@@ -174,7 +177,7 @@ func tokenCalls(toks []token, outline []Symbol, src string, q query) []Symbol {
 	var out []Symbol
 	for k := 0; k+1 < len(toks); k++ {
 		t := toks[k]
-		if t.kind != tIdent || callKeywords[t.text] || decls[t.off] {
+		if t.kind != tIdent || callKeywords()[t.text] || decls[t.off] {
 			continue
 		}
 		open := k + 1

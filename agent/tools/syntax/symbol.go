@@ -3,6 +3,7 @@ package syntax
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/tools"
@@ -91,20 +92,22 @@ var (
 )
 
 // extensions maps file name extensions to languages.
-var extensions = map[string]*language{
-	".go": langGo,
-	".py": langPython, ".pyi": langPython, ".pyw": langPython,
-	".js": langJS, ".mjs": langJS, ".cjs": langJS, ".jsx": langJS,
-	".ts": langTS, ".mts": langTS, ".cts": langTS, ".tsx": langTS,
-	".rs": langRust,
-	".c":  langC, ".h": langC,
-	".cc": langCPP, ".cpp": langCPP, ".cxx": langCPP, ".c++": langCPP, ".hh": langCPP, ".hpp": langCPP, ".hxx": langCPP, ".h++": langCPP, ".ipp": langCPP, ".tpp": langCPP,
-	".java": langJava,
-}
+var extensions = sync.OnceValue(func() map[string]*language {
+	return map[string]*language{
+		".go": langGo,
+		".py": langPython, ".pyi": langPython, ".pyw": langPython,
+		".js": langJS, ".mjs": langJS, ".cjs": langJS, ".jsx": langJS,
+		".ts": langTS, ".mts": langTS, ".cts": langTS, ".tsx": langTS,
+		".rs": langRust,
+		".c":  langC, ".h": langC,
+		".cc": langCPP, ".cpp": langCPP, ".cxx": langCPP, ".c++": langCPP, ".hh": langCPP, ".hpp": langCPP, ".hxx": langCPP, ".h++": langCPP, ".ipp": langCPP, ".tpp": langCPP,
+		".java": langJava,
+	}
+})
 
 // languageOf is the language of a file, by its extension, or nil.
 func languageOf(path string) *language {
-	return extensions[strings.ToLower(filepath.Ext(path))]
+	return extensions()[strings.ToLower(filepath.Ext(path))]
 }
 
 // maxSignature is the longest signature kept, in runes.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zut-go/zut/agent/tools"
@@ -468,25 +469,27 @@ func countFiles(syms []Symbol) int {
 
 // kindWords are, for each kind, the words that show it in a signature
 // by themselves, so that the kind is not written before it.
-var kindWords = map[string][]string{
-	KindFunc:      {"func", "def", "fn", "function", "function*"},
-	KindMethod:    {"func", "def", "fn", "function", "function*"},
-	KindType:      {"type", "typedef", "using"},
-	KindStruct:    {"type", "struct", "typedef"},
-	KindInterface: {"type", "interface", "@interface"},
-	KindClass:     {"class"},
-	KindEnum:      {"type", "enum", "typedef"},
-	KindTrait:     {"trait"},
-	KindUnion:     {"union", "typedef"},
-	KindRecord:    {"record"},
-	KindImpl:      {"impl"},
-	KindNamespace: {"namespace", "mod", "module"},
-	KindVar:       {"var", "let", "static"},
-	KindConst:     {"const", "constexpr"},
-	KindImport:    {"import", "use", "from", "#include", "#import", "#include_next"},
-	KindPackage:   {"package"},
-	KindMacro:     {"#define", "macro_rules!"},
-}
+var kindWords = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		KindFunc:      {"func", "def", "fn", "function", "function*"},
+		KindMethod:    {"func", "def", "fn", "function", "function*"},
+		KindType:      {"type", "typedef", "using"},
+		KindStruct:    {"type", "struct", "typedef"},
+		KindInterface: {"type", "interface", "@interface"},
+		KindClass:     {"class"},
+		KindEnum:      {"type", "enum", "typedef"},
+		KindTrait:     {"trait"},
+		KindUnion:     {"union", "typedef"},
+		KindRecord:    {"record"},
+		KindImpl:      {"impl"},
+		KindNamespace: {"namespace", "mod", "module"},
+		KindVar:       {"var", "let", "static"},
+		KindConst:     {"const", "constexpr"},
+		KindImport:    {"import", "use", "from", "#include", "#import", "#include_next"},
+		KindPackage:   {"package"},
+		KindMacro:     {"#define", "macro_rules!"},
+	}
+})
 
 // label is how a symbol is shown: its signature, after its kind unless a
 // word of the signature already says it.
@@ -509,7 +512,7 @@ func label(s Symbol) string {
 		for end < len(w) && (isAlnum(w[end]) || strings.IndexByte("_#@!*", w[end]) >= 0) {
 			end++
 		}
-		if contains(kindWords[s.Kind], w[:end]) {
+		if contains(kindWords()[s.Kind], w[:end]) {
 			return s.Signature
 		}
 	}
