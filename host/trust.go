@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host/internal/jsonfile"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // The trust store remembers which project directories the user allowed
@@ -120,17 +121,14 @@ func ProjectTrusted(home, cwd string, entries []Entry) (bool, error) {
 // fileSum is the SHA-256 of a regular file's content, streamed, or the
 // error that kept it from being read.
 func fileSum(path string) string {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	f, err := regular.Open(path)
+	if errors.Is(err, regular.ErrNotRegular) {
+		return "not a regular file"
+	}
 	if err != nil {
 		return "error " + errors.Unwrap(err).Error()
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "not a regular file"
-	}
-	if err := clearNonblock(f); err != nil {
-		return "error " + err.Error()
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "error " + err.Error()

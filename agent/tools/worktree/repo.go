@@ -17,6 +17,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Config says where zut keeps worktrees and which git it runs.
@@ -428,7 +430,7 @@ func (r *Repo) Diff(ctx context.Context, path, base string) (string, error) {
 	}
 	tmpName := tmp.Name()
 	defer os.Remove(tmpName)
-	if src, err := os.Open(filepath.Join(gitDir, "index")); err == nil { // its stat data saves rehashing
+	if src, err := provider.OpenRegular(filepath.Join(gitDir, "index")); err == nil { // its stat data saves rehashing
 		_, err = io.Copy(tmp, src)
 		src.Close()
 		if err != nil {
@@ -450,7 +452,7 @@ func (r *Repo) Diff(ctx context.Context, path, base string) (string, error) {
 
 // readSmall reads a small file (a recorded commit id).
 func readSmall(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}
