@@ -28,8 +28,12 @@ type Trust struct {
 	// Files are the project configuration files that exist.
 	Files []string
 	// Trusted says they may run: the user trusted this digest before, or
-	// passed --trust.
+	// passed --trust, or there is nothing to trust.
 	Trusted bool
+	// Explicit says the user trusts the folder itself (--trust, or this
+	// digest in the store), which language servers need even when the
+	// project has no code of its own to trust: they run the repository's.
+	Explicit bool
 	// StoreErr is why the trust store could not be read (it trusts
 	// nothing then).
 	StoreErr error
@@ -69,10 +73,14 @@ func projectTrust(home, cwd string, exts []string, flag bool) Trust {
 		t.Extensions = append(t.Extensions, name)
 	}
 	t.Digest, t.Files = host.ProjectDigest(project, cwd)
-	t.Trusted = flag || t.Empty()
-	if !t.Trusted {
+	t.Explicit = flag
+	if !flag {
 		ok, err := host.OpenTrust(home).Trusted(t.Root, t.Digest)
-		t.Trusted, t.StoreErr = ok, err
+		t.Explicit, t.StoreErr = ok, err
+	}
+	t.Trusted = t.Explicit || t.Empty()
+	if t.Empty() {
+		t.StoreErr = nil // nothing was kept from running
 	}
 	return t
 }
@@ -84,6 +92,15 @@ func FolderTrusted(home, cwd string) bool { return projectTrust(home, cwd, nil, 
 // ProjectTrust is what the project would run and whether it may.
 func (a *App) ProjectTrust() Trust { return a.trust }
 
+// trustedRepo is the repository root language servers may work in: the
+// project's, when the user trusts the folder itself; else "".
+func (a *App) trustedRepo() string {
+	if !a.trust.Explicit {
+		return ""
+	}
+	return a.trust.Root
+}
+
 // projectTrusted reports whether project code may run.
 func (a *App) projectTrusted() bool { return a.trust.Trusted }
 
@@ -93,7 +110,7 @@ func (a *App) TrustProject() error {
 	if err := host.OpenTrust(a.home).Allow(a.trust.Root, a.trust.Digest); err != nil {
 		return fmt.Errorf("trust %s: %w", a.trust.Root, err)
 	}
-	a.trust.Trusted = true
+	a.trust.Trusted, a.trust.Explicit = true, true
 	a.rules.Admit() // the project's allow rules
 	// The language servers of .zut/lsp.json start with the next tools.
 	a.closeLSP()

@@ -29,6 +29,12 @@ type Config struct {
 	// TrustProject allows CWD/.zut/lsp.json, which can name commands to
 	// run; the host decides when the project is trusted.
 	TrustProject bool
+	// TrustedRepo is the repository root the user trusts (with --trust,
+	// or an answer kept in the trust store), or "" for none. A language
+	// server runs code of the repository it works in (gopls runs go list,
+	// rust-analyzer build scripts), so servers, built-in ones included,
+	// start only for files inside TrustedRepo or outside any repository.
+	TrustedRepo string
 	// LogDir receives one log file per server: its standard error and the
 	// messages it logs. Empty keeps only the last lines, in memory.
 	LogDir string
