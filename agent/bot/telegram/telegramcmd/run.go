@@ -78,7 +78,11 @@ func serve(ctx context.Context, env Env, dir, name string, lg *log.Logger, since
 	if err != nil {
 		return err
 	}
-	b, err := telegram.New(telegram.Config{Client: telegram.NewClient(env.Getenv("ZUT_TELEGRAM_API_URL"), token, nil), Store: store, Log: lg})
+	b, err := telegram.New(telegram.Config{Client: telegram.NewClient(env.Getenv("ZUT_TELEGRAM_API_URL"), token, nil), Store: store, Log: lg,
+		OnPaired: func(p telegram.Pairing) {
+			lg.Printf("@%s: paired with %s; polling for messages", name, p.UserName)
+			writeState(dir, state{State: "running", PID: os.Getpid(), Since: since, Detail: "polling for messages"})
+		}})
 	if err != nil {
 		return err
 	}
