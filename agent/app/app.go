@@ -328,7 +328,7 @@ func (a *App) hostConfig() host.Config {
 		BuiltinCommands: builtinNames(),
 		Callbacks:       a.ui.callbacks(),
 		Env:             a.childEnv(),
-		TrustProject:    func([]host.Entry) bool { return a.trust.Trusted },
+		TrustProject:    a.trustNow,
 	}
 	if a.resolved != nil {
 		cfg.Provider = a.resolved.Provider.Name

@@ -125,6 +125,32 @@ func (a *App) TrustProject() error {
 	return nil
 }
 
+// trustNow is the host's Config.TrustProject, asked before every start
+// and restart of the project extensions (start, /reload-ext, the RPC
+// reload): the answer is computed again from the files as they are now,
+// so an edited run.sh or a newly added extension since the folder was
+// trusted drops the trust (unless --trust). The interactive UI then asks
+// again (it calls askTrust after a reload); the other modes keep the
+// project code off and say so on stderr, with the note they print at
+// start. The language servers follow on the tools' next build.
+func (a *App) trustNow([]host.Entry) bool {
+	t := projectTrust(a.home, a.cwd, a.opts.Exts, a.opts.Trust)
+	old := a.trust
+	a.trust = t
+	if t.Trusted {
+		return true
+	}
+	if old.Digest != t.Digest || old.Trusted {
+		note := "the project code changed since it was trusted: " + t.untrustedNote()
+		if a.front.Interactive {
+			a.ui.get().Notify("", "warn", note)
+		} else {
+			fmt.Fprintf(a.env.Stderr, "zut: %s\n", note)
+		}
+	}
+	return false
+}
+
 // untrustedNote is the line print, JSON and RPC modes show when they skip
 // project code.
 func (t Trust) untrustedNote() string {
