@@ -62,7 +62,9 @@ var hostileKinds = []struct {
 		f.Close()
 	}},
 	{"directory", false, func(t *testing.T, path string) { must(t, os.Mkdir(path, 0o700)) }},
-	{"dangling link", true, func(t *testing.T, path string) { must(t, os.Symlink(filepath.Join(filepath.Dir(path), "nowhere"), path)) }},
+	{"dangling link", true, func(t *testing.T, path string) {
+		must(t, os.Symlink(filepath.Join(filepath.Dir(path), "nowhere"), path))
+	}},
 }
 
 // hostileModes are the modes run against each planted file. rpc gets a
