@@ -20,7 +20,9 @@ import (
 // runs the modes and the subcommands; the modes (printmode, rpcmode,
 // interactive) run the app and never import each other; the app
 // assembles the agent, the host and the providers and imports no mode;
-// below them proto, provider and the renderer tui import nothing of zut.
+// below them proto, provider and the renderer tui import nothing of zut
+// but proto/regular, the leaf that reads the files anyone can plant and
+// writes the capped logs.
 var importPolicy = map[string][]string{
 	"": {"agent/app", "agent/sandbox", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
 
@@ -37,11 +39,11 @@ var importPolicy = map[string][]string{
 
 	// The agent and what it runs.
 	"agent":                   {"agent/permissions", "agent/session", "agent/tools", "provider"},
-	"agent/permissions":       {"agent/permissions/shell"},
+	"agent/permissions":       {"agent/permissions/shell", "proto/regular"},
 	"agent/permissions/shell": {},
 	"agent/session":           {"provider"},
 	"agent/skills":            {"provider"},
-	"agent/tools":             {"agent/sandbox", "agent/skills", "provider"},
+	"agent/tools":             {"agent/sandbox", "agent/skills", "provider", "proto/regular"},
 	"agent/sandbox":           {},
 
 	// The work around the conversation: the plan, the goal and its
@@ -53,7 +55,7 @@ var importPolicy = map[string][]string{
 	"agent/subagent": {"agent", "agent/plan", "agent/session", "agent/tools", "agent/tools/worktree", "provider"},
 
 	// The tools beyond the built-in six, each in a package of its own.
-	"agent/tools/lsp":         {"agent/tools", "agent/tools/lsp/jsonrpc", "provider"},
+	"agent/tools/lsp":         {"agent/tools", "agent/tools/lsp/jsonrpc", "provider", "proto/regular"},
 	"agent/tools/lsp/jsonrpc": {},
 	"agent/tools/web":         {"agent/tools", "agent/tools/web/html", "provider"},
 	"agent/tools/web/html":    {},
@@ -64,18 +66,19 @@ var importPolicy = map[string][]string{
 	// The bot host: a runner that knows no chat service, the Telegram
 	// adapter, zut telegram, and the fake Bot API server of the tests.
 	"agent/bot":                       {"agent", "agent/tools", "provider"},
-	"agent/bot/telegram":              {"agent/bot"},
-	"agent/bot/telegram/telegramcmd":  {"agent/bot", "agent/bot/telegram", "agent/tools"},
+	"agent/bot/telegram":              {"agent/bot", "proto/regular"},
+	"agent/bot/telegram/telegramcmd":  {"agent/bot", "agent/bot/telegram", "agent/tools", "proto/regular"},
 	"agent/bot/telegram/telegramtest": {"agent", "agent/bot", "agent/tools"},
 
 	// The extension host, the SDK and zut ext.
 	"proto":                  {},
+	"proto/regular":          {},
 	"ext":                    {"proto"},
-	"host":                   {"host/internal/jsonfile", "host/procgroup", "proto"},
-	"host/extcmd":            {"host", "host/exttest", "host/extinit", "host/internal/cmdline", "host/internal/gobuild"},
+	"host":                   {"host/internal/jsonfile", "host/procgroup", "proto", "proto/regular"},
+	"host/extcmd":            {"host", "host/exttest", "host/extinit", "host/internal/cmdline", "host/internal/gobuild", "proto/regular"},
 	"host/exttest":           {"host", "host/internal/cmdline", "host/internal/gobuild", "host/procgroup", "proto"},
 	"host/extinit":           {"ext/python", "ext/node", "host", "host/internal/cmdline"},
-	"host/mcp":               {"host/internal/jsonfile", "host/procgroup"},
+	"host/mcp":               {"host/internal/jsonfile", "host/procgroup", "proto/regular"},
 	"host/hooks":             {"host/procgroup"},
 	"host/mcpcmd":            {"host/mcp"},
 	"host/procgroup":         {},
@@ -91,18 +94,17 @@ var importPolicy = map[string][]string{
 	"ext/internal/sdktest": {"host", "proto"},
 
 	// Models.
-	"provider":                            {},
+	"provider":                            {"proto/regular"},
 	"provider/authcmd":                    {"provider"},
 	"provider/providertest":               {"provider"},
 	"provider/providertest/cmd/fakemodel": {"provider/providertest"},
 
 	// The renderer: styled text at the bottom, syntax colours and markdown
 	// over it, the views (chat, editor, screen) on top.
-	"tui":                    {"tui/ansi", "tui/markdown", "tui/internal/regular", "tui/internal/uniwidth"},
-	"tui/ansi":               {"tui/internal/regular", "tui/internal/uniwidth"},
+	"tui":                    {"tui/ansi", "tui/markdown", "tui/internal/uniwidth", "proto/regular"},
+	"tui/ansi":               {"tui/internal/uniwidth", "proto/regular"},
 	"tui/highlight":          {"tui/ansi"},
 	"tui/markdown":           {"tui/ansi", "tui/highlight"},
-	"tui/internal/regular":   {},
 	"tui/internal/styletest": {"tui/ansi"},
 	"tui/internal/txtar":     {},
 	"tui/internal/uniwidth":  {},

@@ -12,7 +12,12 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host/procgroup"
+	"github.com/zut-go/zut/proto/regular"
 )
+
+// MaxLog caps an extension's log: 8 MiB, then it is rotated to
+// <name>.log.1 (one older file kept; see regular.Log).
+const MaxLog = regular.MaxLog
 
 // errNoLog marks a spawn that failed because the log could not be opened.
 var errNoLog = errors.New("open log")
@@ -27,7 +32,7 @@ type process struct {
 	cancel context.CancelFunc
 
 	logMu sync.Mutex
-	log   *os.File // the stderr log, shared with the child (append mode)
+	log   *regular.Log // the stderr log, capped (the child's stderr is copied into it)
 
 	done   chan struct{} // closed once Wait has returned
 	onExit func()        // called by the reaper after done is closed
@@ -58,18 +63,7 @@ func spawn(m *Manifest, logPath string, env []string, wrap func(*exec.Cmd) error
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %v", errNoLog, err)
 	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND|openNonblock, 0o600)
-	if err == nil {
-		if fi, serr := logf.Stat(); serr != nil || !fi.Mode().IsRegular() {
-			logf.Close()
-			err = fmt.Errorf("%s is not a regular file; remove it", logPath)
-		} else {
-			err = errors.Join(logf.Chmod(0o600), clearNonblock(logf)) // a log from an older zut was 0644
-			if err != nil {
-				logf.Close()
-			}
-		}
-	}
+	logf, err := regular.OpenLog(logPath, MaxLog)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNoLog, err)
 	}
@@ -189,7 +183,7 @@ func (p *process) logf(format string, args ...any) {
 	p.logMu.Lock()
 	defer p.logMu.Unlock()
 	if p.log != nil {
-		_, _ = p.log.WriteString(line)
+		_, _ = p.log.Write([]byte(line))
 	}
 }
 

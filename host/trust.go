@@ -12,10 +12,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/zut-go/zut/host/internal/jsonfile"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // The trust store remembers which project directories the user allowed
@@ -57,12 +59,15 @@ func ProjectRoot(dir string) string {
 }
 
 // Digest sums what trusting a project lets run: for each project entry
-// (Scope ScopeProject) of entries, its directory name, its manifest and
-// the executable its manifest names inside its directory; then the
-// extra files (an MCP or LSP configuration), each by path and content.
-// Entries of other scopes are ignored, and order does not matter. A file
-// that cannot be read counts by its error, so that it changing to
-// readable changes the digest too. The result reads "sha256:<hex>".
+// (Scope ScopeProject) of entries, every file of its directory (a bounded
+// walk: see digestDir), so that a script its manifest starts through an
+// interpreter (python3 main.py) counts as much as the manifest; then the
+// extra files (an MCP or LSP configuration), each by path and content,
+// with the files inside the project that their commands and arguments
+// name (see namedFiles). Entries of other scopes are ignored, and order
+// does not matter. A file that cannot be read counts by its error, so
+// that it changing to readable changes the digest too. The result reads
+// "sha256:<hex>".
 func Digest(entries []Entry, files ...string) string {
 	type part struct{ key, sum string }
 	var parts []part
@@ -75,9 +80,15 @@ func Digest(entries []Entry, files ...string) string {
 		if e.Manifest != nil && e.Manifest.ExecPath != "" {
 			parts = append(parts, part{"ext " + name + " exec", fileSum(e.Manifest.ExecPath)})
 		}
+		for _, f := range digestDir(e.Dir) {
+			parts = append(parts, part{"ext " + name + " file " + f.key, f.sum})
+		}
 	}
 	for _, f := range files {
 		parts = append(parts, part{"file " + f, fileSum(f)})
+		for _, named := range namedFiles(f) {
+			parts = append(parts, part{"file " + f + " names " + named, fileSum(named)})
+		}
 	}
 	sort.Slice(parts, func(i, j int) bool { return parts[i].key < parts[j].key })
 	h := sha256.New()
@@ -85,6 +96,136 @@ func Digest(entries []Entry, files ...string) string {
 		fmt.Fprintf(h, "%q %s\n", p.key, p.sum)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Bounds of the walk of an extension directory for its digest: at most
+// MaxTrustFiles entries, and MaxTrustBytes of content hashed; past the
+// byte bound a file counts by its size and modification time, past the
+// entry bound the walk stops and the digest says so.
+const (
+	MaxTrustFiles = 10000
+	MaxTrustBytes = 256 << 20
+)
+
+type digestPart struct{ key, sum string }
+
+// digestDir sums every entry below dir: regular files by content (then
+// by size and time, past MaxTrustBytes), symbolic links by their target
+// (never followed), other kinds by what they are. Keys are paths relative
+// to dir. __pycache__ directories are skipped: Python writes them the
+// first time the extension runs, and checks them against the sources.
+func digestDir(dir string) []digestPart {
+	var parts []digestPart
+	var hashed int64
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, path)
+		if err != nil {
+			parts = append(parts, digestPart{rel, "error " + err.Error()})
+			return nil
+		}
+		if rel == "." {
+			return nil
+		}
+		if len(parts) >= MaxTrustFiles {
+			parts = append(parts, digestPart{"\x00more", fmt.Sprintf("more than %d files; later ones are not summed", MaxTrustFiles)})
+			return filepath.SkipAll
+		}
+		switch t := d.Type(); {
+		case t.IsDir() && d.Name() == "__pycache__":
+			return filepath.SkipDir // Python writes it on the first run; the sources it caches are summed
+		case t.IsDir():
+			parts = append(parts, digestPart{rel + "/", "directory"})
+		case t&fs.ModeSymlink != 0:
+			dest, err := os.Readlink(path)
+			if err != nil {
+				dest = "error " + err.Error()
+			}
+			parts = append(parts, digestPart{rel, "link " + dest})
+		case t.IsRegular():
+			fi, err := d.Info()
+			switch {
+			case err != nil:
+				parts = append(parts, digestPart{rel, "error " + err.Error()})
+			case hashed+fi.Size() > MaxTrustBytes:
+				parts = append(parts, digestPart{rel, fmt.Sprintf("size %d time %d", fi.Size(), fi.ModTime().UnixNano())})
+			default:
+				hashed += fi.Size()
+				parts = append(parts, digestPart{rel, fileSum(path)})
+			}
+		default:
+			parts = append(parts, digestPart{rel, regular.Kind(t)})
+		}
+		return nil
+	})
+	return parts
+}
+
+// namedFiles are the files inside the project that the commands of an
+// MCP or LSP configuration file name: every "command" string and every
+// string of an "args" list (or the part after "=" of --flag=value)
+// that, taken relative to the directory the servers run in (the
+// project: the file's own directory, or the one above .zut), is an
+// existing file inside the project's root. A server started as python3
+// server.py runs server.py, so trusting the configuration trusts it.
+func namedFiles(config string) []string {
+	data, err := regular.Read(config, maxTrustFile)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	base := filepath.Dir(config)
+	if filepath.Base(base) == ".zut" {
+		base = filepath.Dir(base)
+	}
+	root := ProjectRoot(base)
+	seen := map[string]bool{}
+	var out []string
+	consider := func(s string) {
+		for _, c := range []string{s, s[strings.IndexByte(s, '=')+1:]} {
+			if c == "" || len(c) > 4096 {
+				continue
+			}
+			p := c
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, p)
+			}
+			p = filepath.Clean(p)
+			if rel, err := filepath.Rel(root, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() || seen[p] {
+				continue
+			}
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		if len(out) >= 100 {
+			return
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(x, k)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x, key)
+			}
+		case string:
+			if key == "command" || key == "args" {
+				consider(v)
+			}
+		}
+	}
+	walk(v, "")
+	sort.Strings(out)
+	return out
 }
 
 // ProjectConfigFiles are the project files, relative to the working
@@ -122,17 +263,14 @@ func ProjectTrusted(home, cwd string, entries []Entry) (bool, error) {
 // fileSum is the SHA-256 of a regular file's content, streamed, or the
 // error that kept it from being read.
 func fileSum(path string) string {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	f, err := regular.Open(path)
+	if errors.Is(err, regular.ErrNotRegular) {
+		return "not a regular file"
+	}
 	if err != nil {
 		return "error " + errors.Unwrap(err).Error()
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "not a regular file"
-	}
-	if err := clearNonblock(f); err != nil {
-		return "error " + err.Error()
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "error " + err.Error()

@@ -53,6 +53,26 @@ func TestDigest(t *testing.T) {
 		{"the project executable changes", func() {
 			writeScript(t, filepath.Join(f.project(), "p", "run.sh"), "#!/bin/sh\ncurl evil\n")
 		}, false},
+		{"a script the interpreter runs changes (python3 main.py)", func() {
+			writeManifest(t, filepath.Join(f.project(), "p"), map[string]any{"name": "p", "exec": "python3", "args": []string{"main.py"}})
+		}, false},
+		{"... its main.py is written", func() {
+			os.WriteFile(filepath.Join(f.project(), "p", "main.py"), []byte("print('ok')\n"), 0o644)
+		}, false},
+		{"... and edited", func() {
+			os.WriteFile(filepath.Join(f.project(), "p", "main.py"), []byte("import os; os.system('curl evil')\n"), 0o644)
+		}, false},
+		{"a module deep in the directory changes", func() {
+			os.MkdirAll(filepath.Join(f.project(), "p", "lib", "deep"), 0o755)
+			os.WriteFile(filepath.Join(f.project(), "p", "lib", "deep", "m.py"), []byte("x = 1\n"), 0o644)
+		}, false},
+		{"a link in the directory points elsewhere", func() {
+			os.Symlink("/etc/passwd", filepath.Join(f.project(), "p", "lib", "l"))
+		}, false},
+		{"Python's own cache is written: same digest", func() {
+			os.MkdirAll(filepath.Join(f.project(), "p", "__pycache__"), 0o755)
+			os.WriteFile(filepath.Join(f.project(), "p", "__pycache__", "m.cpython-311.pyc"), []byte("x"), 0o644)
+		}, true},
 		{"a project extension is added", func() {
 			writeScript(t, filepath.Join(f.project(), "q", "run.sh"), "#!/bin/sh\n")
 			writeManifest(t, filepath.Join(f.project(), "q"), map[string]any{"name": "q", "exec": "./run.sh"})
@@ -73,6 +93,24 @@ func TestDigest(t *testing.T) {
 	os.WriteFile(mcp, []byte(`{"servers":{}}`), 0o644)
 	if withFile == prev || withFile == Digest(Discover(f.home, f.cwd, nil), mcp) {
 		t.Errorf("Digest with an extra file does not follow that file")
+	}
+
+	// The files an MCP or LSP configuration's commands name inside the
+	// project count too: trusting "python3 server.py" trusts server.py.
+	for _, cfg := range []string{filepath.Join(f.cwd, ".mcp.json"), filepath.Join(f.cwd, ".zut", "lsp.json")} {
+		server := filepath.Join(f.cwd, "tools", "server.py")
+		os.MkdirAll(filepath.Dir(server), 0o755)
+		os.Remove(filepath.Join(f.cwd, "tools", "conf.json"))
+		os.WriteFile(server, []byte("print('ok')\n"), 0o644)
+		os.WriteFile(cfg, []byte(`{"mcpServers":{"s":{"command":"python3","args":["-u","tools/server.py","--conf=tools/conf.json"]}},"servers":{"l":{"command":"./tools/server.py"}}}`), 0o644)
+		d1 := Digest(nil, cfg)
+		os.WriteFile(server, []byte("import os; os.system('curl evil')\n"), 0o644)
+		d2 := Digest(nil, cfg)
+		os.WriteFile(filepath.Join(f.cwd, "tools", "conf.json"), []byte("{}"), 0o644)
+		d3 := Digest(nil, cfg)
+		if d1 == d2 || d2 == d3 {
+			t.Errorf("Digest(%s) does not follow the files its commands name: %s, %s, %s", filepath.Base(cfg), d1, d2, d3)
+		}
 	}
 }
 

@@ -205,7 +205,12 @@ func (d *anthropicDecoder) fastDelta(data []byte) bool {
 				return false
 			}
 		case "delta":
+			if delta != nil {
+				return false // encoding/json merges repeated objects
+			}
 			delta = v
+		case "message", "content_block", "usage", "error":
+			return false // the event's other fields: encoding/json checks their types
 		}
 	}
 	if m.failed() || !haveIndex || delta == nil {
@@ -215,27 +220,43 @@ func (d *anthropicDecoder) fastDelta(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var typ, text []byte
+	var typ, text, thinking, partial []byte
 	for k, v, ok := dm.next(); ok; k, v, ok = dm.next() {
 		switch string(k) {
 		case "type":
 			typ = v
-		case "text", "thinking", "partial_json":
+		case "text":
 			text = v
+		case "thinking":
+			thinking = v
+		case "partial_json":
+			partial = v
+		case "signature", "stop_reason":
+			return false
 		}
 	}
-	if dm.failed() || typ == nil || text == nil {
+	if dm.failed() || typ == nil {
 		return false
+	}
+	// encoding/json reads every member into its field, so a member the
+	// delta's type does not use must still be a string (or null).
+	for _, v := range [][]byte{text, thinking, partial} {
+		if v != nil && v[0] != '"' && string(v) != "null" {
+			return false
+		}
 	}
 	var apply func(int, string)
 	switch {
 	case isString(typ, "text_delta"):
 		apply = d.asm.text
 	case isString(typ, "thinking_delta"):
-		apply = d.asm.thinking
+		apply, text = d.asm.thinking, thinking
 	case isString(typ, "input_json_delta"):
-		apply = d.asm.toolDelta
+		apply, text = d.asm.toolDelta, partial
 	default:
+		return false
+	}
+	if text == nil {
 		return false
 	}
 	s, ok := unquote(text, &d.scratch)

@@ -169,11 +169,13 @@ type httpStream struct {
 	start       time.Time   // the first attempt began
 	deadline    *time.Timer // the response deadline of the attempt
 	firstByte   time.Duration
-	cutByBudget bool   // firstByte was cut to the rest of the retry budget
-	body        int64  // body bytes of the attempt
-	window      int    // body bytes since the progress window last restarted
-	token       string // the bearer token of the attempt (cfg.Bearer)
-	renewed     bool   // a 401 has renewed the token once
+	cutByBudget bool          // firstByte was cut to the rest of the retry budget
+	body        int64         // body bytes of the attempt
+	window      int           // body bytes since the progress window last restarted
+	idle        time.Duration // the progress window of the attempt (see idleWindow)
+	idleCut     bool          // idle was cut to the rest of the retry budget
+	token       string        // the bearer token of the attempt (cfg.Bearer)
+	renewed     bool          // a 401 has renewed the token once
 }
 
 func newStream(ctx context.Context, c *call) *httpStream {
@@ -351,8 +353,9 @@ func (s *httpStream) connect() {
 		s.timer = nil
 	}
 	s.window, s.body = 0, 0
-	if lim.Idle > 0 {
-		s.timer = time.AfterFunc(lim.Idle, func() { cancel(errIdle) })
+	s.idle, s.idleCut = s.idleWindow()
+	if s.idle > 0 {
+		s.timer = time.AfterFunc(s.idle, func() { cancel(errIdle) })
 	}
 	s.mu.Unlock()
 	if resp.StatusCode/100 != 2 {
@@ -372,6 +375,21 @@ func (s *httpStream) connect() {
 	s.c.asm.start(s.c.model, firstNonEmpty(resp.Header.Get("Request-Id"), resp.Header.Get("X-Request-Id")))
 	s.frames = s.c.frames(&progressReader{r: resp.Body, s: s})
 	s.state = stateRead
+}
+
+// idleWindow is the progress window of an attempt: Limits.Idle, cut to
+// what the retry budget has left for a retry that has brought no output,
+// so that a server trickling bytes costs no more than the retry budget,
+// as a silent one does (a first attempt keeps the whole window: a model
+// may think quietly for a while). cut reports the cut.
+func (s *httpStream) idleWindow() (window time.Duration, cut bool) {
+	if s.lim.Idle <= 0 || s.attempt < 2 || s.output || s.lim.RetryBudget <= 0 {
+		return s.lim.Idle, false
+	}
+	if left := s.budgetLeft(); left < s.lim.Idle {
+		return max(left, time.Millisecond), true
+	}
+	return s.lim.Idle, false
 }
 
 // budgetLeft is what the retry budget has left (0 when spent).
@@ -407,7 +425,8 @@ func (r *progressReader) Read(p []byte) (int, error) {
 		if s.window >= s.lim.MinProgress {
 			s.window = 0
 			if s.timer != nil {
-				s.timer.Reset(s.lim.Idle)
+				s.idle, s.idleCut = s.idleWindow()
+				s.timer.Reset(s.idle)
 			}
 		}
 	}
@@ -482,7 +501,10 @@ func (s *httpStream) connError(actx context.Context, err error, reading bool) er
 	ce := &ConnError{Provider: cfg.Provider, URL: RedactURL(s.c.url), Truncated: reading, URLSource: cfg.URLSource}
 	switch cause := context.Cause(actx); {
 	case errors.Is(cause, errIdle):
-		ce.Idle, ce.Received, ce.MinProgress = s.lim.Idle, s.window, s.lim.MinProgress
+		ce.Idle, ce.Received, ce.MinProgress = s.idle, s.window, s.lim.MinProgress
+		if s.idleCut {
+			ce.Budget = s.lim.RetryBudget
+		}
 		ce.Truncated = false
 		ce.Err = errIdle
 		return ce

@@ -3,130 +3,45 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
-// This file is zut's one reader and writer of small files that a
-// repository or another user can plant (auth.json, models.json,
-// config.json, theme.json, SKILL.md, AGENTS.md, session files): the
-// agent packages and the app use it too, since provider imports nothing
-// of zut and everything else may import provider. The host keeps its own
-// copy for extension manifests, because host may not import provider.
+// This file is the provider's door to proto/regular, zut's one reader of
+// the small files a repository or another user can plant (auth.json,
+// models.json, config.json, SKILL.md, AGENTS.md, session files), and
+// zut's writer of them (WriteFile). The names below forward to
+// proto/regular, so that code written against provider keeps working.
 
 // MaxConfigFile bounds manifests and configuration files: 1 MiB.
 const MaxConfigFile = 1 << 20
 
 // ErrNotRegular is wrapped by OpenRegular and ReadRegular for a path that
 // is a directory, a FIFO, a device or a socket.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = regular.ErrNotRegular
 
 // ErrTooLarge is wrapped by ReadRegular for a file over its limit.
-var ErrTooLarge = errors.New("file too large")
+var ErrTooLarge = regular.ErrTooLarge
 
 // FileError is a file zut refused to read or write. Op is "read" or
 // "write"; Path the file; Err wraps ErrNotRegular, ErrTooLarge or the
-// cause from the file system. Limit is set with ErrTooLarge.
-type FileError struct {
-	Op    string
-	Path  string
-	Limit int64
-	Kind  string // what the file is instead, with ErrNotRegular ("a named pipe (FIFO)")
-	Err   error
-}
+// cause from the file system. Limit is set with ErrTooLarge; Kind says
+// what the file is instead, with ErrNotRegular ("a named pipe (FIFO)").
+type FileError = regular.Error
 
-func (e *FileError) Error() string {
-	switch {
-	case errors.Is(e.Err, ErrNotRegular):
-		return fmt.Sprintf("%s %s: %s, not a regular file; replace it with a regular file or remove it", e.Op, e.Path, e.Kind)
-	case errors.Is(e.Err, ErrTooLarge):
-		return fmt.Sprintf("%s %s: larger than the %s limit for this file; shorten it or remove it", e.Op, e.Path, sizeText(e.Limit))
-	}
-	return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err)
-}
+// OpenRegular opens path for reading only when it is a regular file; see
+// regular.Open. The caller closes the file.
+func OpenRegular(path string) (*os.File, error) { return regular.Open(path) }
 
-func (e *FileError) Unwrap() error { return e.Err }
-
-// OpenRegular opens path for reading and returns it only when it is a
-// regular file (symlinks are followed). A FIFO, a device, a socket or a
-// directory is refused with a *FileError wrapping ErrNotRegular, without
-// blocking: the file is opened non-blocking and checked with fstat before
-// anything is read. A missing file is an error wrapping fs.ErrNotExist.
-// The caller closes the file.
-func OpenRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &FileError{Op: "read", Path: path, Err: err}
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, &FileError{Op: "read", Path: path, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &FileError{Op: "read", Path: path, Kind: FileKind(fi.Mode()), Err: ErrNotRegular}
-	}
-	if err := clearNonblock(f); err != nil {
-		f.Close()
-		return nil, &FileError{Op: "read", Path: path, Err: err}
-	}
-	return f, nil
-}
-
-// ReadRegular reads the whole of the regular file at path, refusing
-// anything else (see OpenRegular) and any file over limit bytes with a
-// *FileError wrapping ErrTooLarge that names the file and the limit. A
-// file that grows past the limit while being read is refused too.
-func ReadRegular(path string, limit int64) ([]byte, error) {
-	f, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &FileError{Op: "read", Path: path, Err: err}
-	}
-	if fi.Size() > limit {
-		return nil, &FileError{Op: "read", Path: path, Limit: limit, Err: ErrTooLarge}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &FileError{Op: "read", Path: path, Err: err}
-	}
-	if int64(len(data)) > limit {
-		return nil, &FileError{Op: "read", Path: path, Limit: limit, Err: ErrTooLarge}
-	}
-	return data, nil
-}
+// ReadRegular reads the whole regular file at path, at most limit bytes;
+// see regular.Read.
+func ReadRegular(path string, limit int64) ([]byte, error) { return regular.Read(path, limit) }
 
 // FileKind names what a non-regular file is, for messages.
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsRegular():
-		return "a regular file"
-	}
-	return "a special file"
-}
+func FileKind(m fs.FileMode) string { return regular.Kind(m) }
 
 // maxLinkHops bounds a chain of symbolic links, as the kernel does.
 const maxLinkHops = 40

@@ -51,9 +51,9 @@ func TestReadRegular(t *testing.T) {
 		{name: "regular", path: regular, limit: 1 << 20, want: `{"a":1}`},
 		{name: "symlink to regular", path: link, limit: 1 << 20, want: `{"a":1}`},
 		{name: "exactly the limit", path: regular, limit: 7, want: `{"a":1}`},
-		{name: "over the limit", path: big, limit: 1000, wantErr: ErrTooLarge, msg: "big.json: larger than the 1000 B limit"},
+		{name: "over the limit", path: big, limit: 1000, wantErr: ErrTooLarge, msg: "big.json: larger than the 1000 bytes limit"},
 		{name: "fifo", path: fifo, limit: 1 << 20, wantErr: ErrNotRegular, msg: "a named pipe (FIFO), not a regular file"},
-		{name: "dev zero", path: "/dev/zero", limit: 1 << 20, wantErr: ErrNotRegular, msg: "/dev/zero: a character device"},
+		{name: "dev zero", path: "/dev/zero", limit: 1 << 20, wantErr: ErrNotRegular, msg: "/dev/zero: it is a character device"},
 		{name: "directory", path: dir, limit: 1 << 20, wantErr: ErrNotRegular, msg: "a directory, not a regular file"},
 		{name: "missing", path: filepath.Join(dir, "none"), limit: 1, wantErr: fs.ErrNotExist},
 	}

@@ -49,6 +49,14 @@ func FuzzFastPaths(f *testing.F) {
 		`{"choices":[{"index":0,"delta":{"content":null,"reasoning_content":"think"},"finish_reason":null}],"usage":null}`,
 		`{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg","output_index":0,"content_index":0,"delta":"Hello"}`,
 		` { "type" : "content_block_delta" , "index" : 0 , "delta" : { "type" : "text_delta" , "text" : "a" } } `,
+		// Members the fast path does not read but encoding/json does: a
+		// wrong type there makes the event an error, and a repeated object
+		// is merged into the first.
+		`{"type":"response.output_text.delta","item":"x","output_index":0,"content_index":0,"delta":"a"}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","signature":1}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","thinking":"b"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"delta":{"type":"text_delta"}}`,
+		`{"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"reasoning":"b"}}]}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -17,7 +17,15 @@ type jsonMembers struct {
 	data []byte
 	pos  int
 	bad  bool
+	keys [maxMembers][2]int // the keys seen so far, as offsets into data
+	n    int
 }
+
+// maxMembers bounds the members of an object the scanner handles. Real
+// delta events have fewer than ten; past that, and on a repeated key
+// (which encoding/json merges into the field already read), the scanner
+// leaves the event to encoding/json.
+const maxMembers = 16
 
 // objectMembers starts iterating the object in b (leading and trailing
 // whitespace allowed). ok is false when b does not start an object.
@@ -63,6 +71,18 @@ func (m *jsonMembers) next() (key, value []byte, ok bool) {
 		return nil, nil, false
 	}
 	key = b[i+1 : end-1]
+	if m.n == maxMembers {
+		m.bad = true
+		return nil, nil, false
+	}
+	for _, k := range m.keys[:m.n] {
+		if string(b[k[0]:k[1]]) == string(key) {
+			m.bad = true
+			return nil, nil, false
+		}
+	}
+	m.keys[m.n] = [2]int{i + 1, end - 1}
+	m.n++
 	for _, c := range key {
 		// encoding/json matches keys without regard to case (with Unicode
 		// folding); real keys are lower-case ASCII, so leave others to it.

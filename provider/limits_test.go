@@ -84,6 +84,20 @@ func TestBounds(t *testing.T) {
 			words: []string{"bytes from", "ZUT_IDLE_TIMEOUT", "ZUT_MIN_PROGRESS", `"min_progress_bytes" setting`},
 		},
 		{
+			// The retry budget bounds a trickling server as it does a
+			// silent one: the second attempt's progress window is cut to
+			// what the budget has left (issue 22: 240 s for a 3-minute
+			// budget).
+			name:    "trickle on every attempt: the retry budget",
+			handler: endless(messageStart, ":", 20*time.Millisecond, 1_000_000),
+			limits:  Limits{Idle: time.Second, MinProgress: 1024, RetryBudget: 1500 * time.Millisecond},
+			check: func(err error) bool {
+				var ce *ConnError
+				return errors.As(err, &ce) && ce.Attempts == 2 && ce.Idle > 0 && ce.Idle < time.Second && ce.Budget == 1500*time.Millisecond
+			},
+			words: []string{"bytes from", "retry budget of 1.5s", "ZUT_RETRY_BUDGET"},
+		},
+		{
 			name:    "fast but endless: the response deadline",
 			handler: endless(messageStart, ": ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping ping\n", 2*time.Millisecond, 1_000_000),
 			limits:  Limits{Response: 300 * time.Millisecond},

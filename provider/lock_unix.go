@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,7 +33,7 @@ func lockAuth(ctx context.Context, home string, limit time.Duration) (func(), er
 		return nil, fmt.Errorf("lock %s: %v", AuthLockPath(home), err)
 	}
 	path := AuthLockPath(home)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %v", path, err)
 	}

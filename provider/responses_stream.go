@@ -257,6 +257,8 @@ func (d *responsesDecoder) fastDelta(data []byte) bool {
 			}
 		case "delta":
 			delta = v
+		case "summary_index", "item", "response", "code", "message", "error":
+			return false // the event's other fields: encoding/json checks their types
 		}
 	}
 	if m.failed() || out < 0 || content < 0 || delta == nil {

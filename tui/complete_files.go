@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/zut-go/zut/tui/internal/regular"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // DefaultFileIndexSize bounds the files a FileIndex lists.

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zut-go/zut/tui/internal/regular"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // DefaultHistorySize is the number of entries a History keeps when

@@ -374,7 +374,7 @@ func (a *App) hostConfig() host.Config {
 		BuiltinCommands: builtinNames(),
 		Callbacks:       a.ui.callbacks(),
 		Env:             a.childEnv(),
-		TrustProject:    func([]host.Entry) bool { return a.trust.Trusted },
+		TrustProject:    a.trustNow,
 		WrapCommand:     a.sandbox.childWrap(),
 	}
 	if a.resolved != nil {

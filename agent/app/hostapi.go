@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -366,7 +365,7 @@ func optionEnv(name string) string {
 // configOption reads options.<name> from $ZUT_HOME/config.json; a string
 // is taken as is, any other JSON value as its text.
 func configOption(home, name string) (string, bool) {
-	b, err := os.ReadFile(filepath.Join(home, "config.json"))
+	b, err := provider.ReadRegular(filepath.Join(home, "config.json"), provider.MaxConfigFile)
 	if err != nil {
 		return "", false
 	}

@@ -136,6 +136,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 		ts.lsp = lsp.NewManager(lsp.Config{
 			CWD: a.cwd, Home: cfg.Home, ZutHome: a.home,
 			TrustProject:         a.projectTrusted(),
+			TrustedRepo:          a.trustedRepo(),
 			LogDir:               filepath.Join(a.home, "logs"),
 			DiagnosticsAfterEdit: a.settings.LSPDiagnostics && !a.opts.NoLSP,
 			Apply:                lsp.WriteEdits,

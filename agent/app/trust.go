@@ -31,8 +31,12 @@ type Trust struct {
 	// Files are the project configuration files that exist.
 	Files []string
 	// Trusted says they may run: the user trusted this digest before, or
-	// passed --trust.
+	// passed --trust, or there is nothing to trust.
 	Trusted bool
+	// Explicit says the user trusts the folder itself (--trust, or this
+	// digest in the store), which language servers need even when the
+	// project has no code of its own to trust: they run the repository's.
+	Explicit bool
 	// StoreErr is why the trust store could not be read (it trusts
 	// nothing then).
 	StoreErr error
@@ -72,10 +76,14 @@ func projectTrust(home, cwd string, exts []string, flag bool) Trust {
 		t.Extensions = append(t.Extensions, name)
 	}
 	t.Digest, t.Files = host.ProjectDigest(project, cwd)
-	t.Trusted = flag || t.Empty()
-	if !t.Trusted {
+	t.Explicit = flag
+	if !flag {
 		ok, err := host.OpenTrust(home).Trusted(t.Root, t.Digest)
-		t.Trusted, t.StoreErr = ok, err
+		t.Explicit, t.StoreErr = ok, err
+	}
+	t.Trusted = t.Explicit || t.Empty()
+	if t.Empty() {
+		t.StoreErr = nil // nothing was kept from running
 	}
 	return t
 }
@@ -87,6 +95,15 @@ func FolderTrusted(home, cwd string) bool { return projectTrust(home, cwd, nil, 
 // ProjectTrust is what the project would run and whether it may.
 func (a *App) ProjectTrust() Trust { return a.trust }
 
+// trustedRepo is the repository root language servers may work in: the
+// project's, when the user trusts the folder itself; else "".
+func (a *App) trustedRepo() string {
+	if !a.trust.Explicit {
+		return ""
+	}
+	return a.trust.Root
+}
+
 // projectTrusted reports whether project code may run.
 func (a *App) projectTrusted() bool { return a.trust.Trusted }
 
@@ -96,7 +113,7 @@ func (a *App) TrustProject() error {
 	if err := host.OpenTrust(a.home).Allow(a.trust.Root, a.trust.Digest); err != nil {
 		return fmt.Errorf("trust %s: %w", a.trust.Root, err)
 	}
-	a.trust.Trusted = true
+	a.trust.Trusted, a.trust.Explicit = true, true
 	a.rules.Admit() // the project's allow rules
 	// The language servers of .zut/lsp.json start with the next tools.
 	a.closeLSP()
@@ -109,6 +126,32 @@ func (a *App) TrustProject() error {
 		}
 	}
 	return nil
+}
+
+// trustNow is the host's Config.TrustProject, asked before every start
+// and restart of the project extensions (start, /reload-ext, the RPC
+// reload): the answer is computed again from the files as they are now,
+// so an edited run.sh or a newly added extension since the folder was
+// trusted drops the trust (unless --trust). The interactive UI then asks
+// again (it calls askTrust after a reload); the other modes keep the
+// project code off and say so on stderr, with the note they print at
+// start. The language servers follow on the tools' next build.
+func (a *App) trustNow([]host.Entry) bool {
+	t := projectTrust(a.home, a.cwd, a.opts.Exts, a.opts.Trust)
+	old := a.trust
+	a.trust = t
+	if t.Trusted {
+		return true
+	}
+	if old.Digest != t.Digest || old.Trusted {
+		note := "the project code changed since it was trusted: " + t.untrustedNote()
+		if a.front.Interactive {
+			a.ui.get().Notify("", "warn", note)
+		} else {
+			fmt.Fprintf(a.env.Stderr, "zut: %s\n", note)
+		}
+	}
+	return false
 }
 
 // untrustedNote is the line print, JSON and RPC modes show when they skip

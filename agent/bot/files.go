@@ -120,7 +120,7 @@ func (t *fileTool) check(abs, shown string) string {
 	if fi.Size() > limit {
 		return fmt.Sprintf("%s is %s; the limit is %s", shown, tools.FormatSize(fi.Size()), tools.FormatSize(limit))
 	}
-	f, err := os.Open(abs)
+	f, err := provider.OpenRegular(abs)
 	if err != nil {
 		return fmt.Sprintf("%s: %v", shown, err)
 	}

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // Files names where rules are kept. In both files the rules are the
@@ -122,20 +123,12 @@ func readLists(path string) (ruleLists, error) {
 // readObject reads a JSON object file into its members; a missing file
 // is empty.
 func readObject(path string) (map[string]json.RawMessage, error) {
-	f, err := os.Open(path)
+	data, err := regular.Read(path, maxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]json.RawMessage{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("read %s: over %d MiB; is it the right file?", path, maxFile>>20)
+		return nil, err
 	}
 	raw := map[string]json.RawMessage{}
 	if len(bytes.TrimSpace(data)) == 0 {

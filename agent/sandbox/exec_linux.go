@@ -179,7 +179,7 @@ func bind(src, dst string, readOnly bool) error {
 // namespace either) has a capability.
 func dropCaps() error {
 	last := 63
-	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil { //zut:open /proc, which the kernel writes
 		fmt.Sscan(strings.TrimSpace(string(b)), &last)
 	}
 	for c := 0; c <= last; c++ {

@@ -38,7 +38,7 @@ func acquireLock(path string) (*fileLock, error) {
 	for range 8 {
 		f, err := os.OpenFile(lp, lockFlags|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {
-			f, err = os.OpenFile(lp, lockFlags, 0)
+			f, err = os.OpenFile(lp, lockFlags, 0) //zut:open the lock file, opened with lockFlags (O_NONBLOCK where it matters) and only flocked
 			if errors.Is(err, os.ErrNotExist) {
 				continue // its holder removed it between our two opens
 			}

@@ -130,7 +130,7 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	case fi.Size() > editMaxFile:
 		return errorResult("edit: %s is %s, over the %s edit limit; change it with bash (for example sed) instead", shown, formatSize(fi.Size()), formatSize(editMaxFile))
 	}
-	data, err := os.ReadFile(abs)
+	data, err := provider.ReadRegular(abs, editMaxFile)
 	if err != nil {
 		return t.cfg.statError("edit", abs, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // ignoreFile is the rules of one .gitignore (or .ignore, .rgignore,
@@ -217,11 +219,15 @@ func relSlash(base, target string) (string, bool) {
 // precedence to the highest (as rg orders them).
 var ignoreNames = []string{".gitignore", ".ignore", ".rgignore"}
 
+// maxIgnoreFile bounds one ignore file; a larger one (or one that is not
+// a regular file) is skipped.
+const maxIgnoreFile = 4 << 20
+
 // dirIgnores loads the ignore files of one directory.
 func dirIgnores(dir string) ignoreStack {
 	var s ignoreStack
 	for _, n := range ignoreNames {
-		if data, err := os.ReadFile(filepath.Join(dir, n)); err == nil {
+		if data, err := provider.ReadRegular(filepath.Join(dir, n), maxIgnoreFile); err == nil {
 			if f := parseIgnore(dir, data); len(f.rules) > 0 {
 				s = append(s, f)
 			}
@@ -251,7 +257,7 @@ func parentIgnores(root string) ignoreStack {
 	}
 	var s ignoreStack
 	if top != "" {
-		if data, err := os.ReadFile(filepath.Join(top, ".git", "info", "exclude")); err == nil {
+		if data, err := provider.ReadRegular(filepath.Join(top, ".git", "info", "exclude"), maxIgnoreFile); err == nil {
 			if f := parseIgnore(top, data); len(f.rules) > 0 {
 				s = append(s, f)
 			}

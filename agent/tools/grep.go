@@ -103,7 +103,7 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	}
 	if q.rootIsFile {
 		head := make([]byte, sniffLen)
-		if f, err := os.Open(q.root); err == nil {
+		if f, err := provider.OpenRegular(q.root); err == nil {
 			n, _ := f.Read(head)
 			f.Close()
 			if isBinary(head[:n]) {

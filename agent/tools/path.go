@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // resolve turns a path the model sent into an absolute, clean path: "~"
@@ -77,7 +79,7 @@ const maxSuggestScan = 2000
 // similarNames returns up to n entries of dir whose names resemble name:
 // equal ignoring case, one containing the other, or a small edit distance.
 func similarNames(dir, name string, n int) []string {
-	f, err := os.Open(dir)
+	f, err := regular.OpenDir(dir)
 	if err != nil {
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Planner is implemented by tools that can say what a call would change
@@ -69,7 +71,7 @@ func (t *editTool) Plan(raw json.RawMessage) (FileChange, error) {
 	case fi.Size() > editMaxFile:
 		return FileChange{}, fmt.Errorf("edit: %s is over the %s edit limit", shown, formatSize(editMaxFile))
 	}
-	data, err := os.ReadFile(abs)
+	data, err := provider.ReadRegular(abs, editMaxFile)
 	if err != nil {
 		return FileChange{}, fmt.Errorf("edit: %s: %v", shown, unwrapPath(err))
 	}

@@ -97,7 +97,7 @@ func (t *readTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	if !fi.Mode().IsRegular() {
 		return errorResult("read: %s is not a regular file (%s); read shows files and directories", t.cfg.display(abs), fi.Mode().Type())
 	}
-	f, err := os.Open(abs)
+	f, err := provider.OpenRegular(abs)
 	if err != nil {
 		return t.cfg.statError("read", abs, err)
 	}

@@ -123,7 +123,7 @@ func readForDiff(abs string) (old string, tooBig bool, err error) {
 	if fi.Size() > maxDetailText {
 		return "", true, nil
 	}
-	f, err := os.Open(abs)
+	f, err := provider.OpenRegular(abs)
 	if err != nil {
 		return "", false, unwrapPath(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/host/internal/gobuild"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // runExtInstall copies a local directory, or clones a git URL, into
@@ -267,7 +268,7 @@ func copyTree(src, dst string) error {
 }
 
 func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
+	in, err := regular.Open(src)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // runExtRemove deletes an installed extension from $ZUT_HOME/extensions
@@ -138,7 +139,7 @@ func runExtLogs(ctx context.Context, e *Env, args []string) error {
 		return err
 	}
 	path := host.LogPath(e.Home, name)
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, _, ok := findExtension(e, name); !ok {
 			return fmt.Errorf("logs of extension %q: it is not installed, so it has no log; zut ext list shows what is installed", name)
@@ -166,7 +167,7 @@ func runExtLogs(ctx context.Context, e *Env, args []string) error {
 		}
 		// A log that shrank was truncated or replaced: start it over.
 		if fi, err := os.Stat(path); err == nil && fi.Size() < off {
-			nf, err := os.Open(path)
+			nf, err := regular.Open(path)
 			if err != nil {
 				continue
 			}

@@ -29,7 +29,7 @@ type procStat struct {
 // in parentheses and may hold anything, so the fields are counted after
 // the last ')'.
 func readStat(path string) (procStat, bool) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //zut:open /proc, which the kernel writes
 	if err != nil {
 		return procStat{}, false
 	}
@@ -72,7 +72,7 @@ func groupPIDs(pgid int) []int {
 func groupMembers(pgid int) []member {
 	var out []member
 	for _, pid := range groupPIDs(pgid) {
-		cmd, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		cmd, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")) //zut:open /proc, which the kernel writes
 		c := strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
 		if c == "" {
 			c = "(zombie)"
@@ -152,7 +152,7 @@ func descendants(pid int) ([]int, bool) {
 			continue
 		}
 		for _, t := range tasks {
-			b, err := os.ReadFile(filepath.Join(dir, t.Name(), "children"))
+			b, err := os.ReadFile(filepath.Join(dir, t.Name(), "children")) //zut:open /proc, which the kernel writes
 			if err != nil {
 				if i == 0 && os.IsNotExist(err) {
 					return nil, false
@@ -210,7 +210,7 @@ func sched(pid int) (cpu, wait time.Duration, run, ok bool) {
 			if st, sok := readStat(filepath.Join(dir, e.Name(), "stat")); sok && st.state == 'R' {
 				run = true
 			}
-			b, err := os.ReadFile(filepath.Join(dir, e.Name(), "schedstat"))
+			b, err := os.ReadFile(filepath.Join(dir, e.Name(), "schedstat")) //zut:open /proc, which the kernel writes
 			if err != nil {
 				continue
 			}

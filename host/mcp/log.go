@@ -7,19 +7,23 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
-// maxLogSize is the size past which a server's log is rotated (to
-// <name>.log.1) when the server starts.
-const maxLogSize = 8 << 20
+// maxLogSize caps a server's log: past it the log is rotated to
+// <name>.log.1 (one older file kept), and it says so in its lines (see
+// regular.Log).
+const maxLogSize = regular.MaxLog
 
 // logFile is a server's log, $ZUT_HOME/logs/mcp-<name>.log, mode 0600: a
-// stdio server's stderr and zut's own lines about the server. A logFile
-// with no file (no home, or the file could not be opened) drops lines.
+// stdio server's stderr, the notifications it logs and zut's own lines
+// about the server, capped and rotated. A logFile with no file (no home,
+// or the file could not be opened) drops lines.
 type logFile struct {
 	path string
 	mu   sync.Mutex
-	f    *os.File
+	f    *regular.Log
 }
 
 // LogPath is where the log of the server named name is kept under home.
@@ -30,7 +34,8 @@ func LogPath(home, name string) string {
 	return filepath.Join(home, "logs", "mcp-"+fileName(name)+".log")
 }
 
-// openLog opens (creating, appending) the log of server name.
+// openLog opens (creating, appending) the log of server name. A FIFO, a
+// device or a directory planted there is refused at once.
 func openLog(home, name string) (*logFile, error) {
 	path := LogPath(home, name)
 	if path == "" {
@@ -39,23 +44,15 @@ func openLog(home, name string) (*logFile, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return &logFile{}, fmt.Errorf("open log %s: %w", path, err)
 	}
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > maxLogSize {
-		_ = os.Rename(path, path+".1")
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := regular.OpenLog(path, maxLogSize)
 	if err != nil {
-		return &logFile{path: path}, fmt.Errorf("open log %s: %w", path, err)
+		return &logFile{path: path}, fmt.Errorf("open log: %w", err)
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return &logFile{path: path}, fmt.Errorf("open log %s: not a regular file", path)
-	}
-	_ = f.Chmod(0o600)
 	return &logFile{path: path, f: f}, nil
 }
 
-// file is the open file, for a child's stderr, or nil.
-func (l *logFile) file() *os.File {
+// file is the log, for a child's stderr, or nil.
+func (l *logFile) file() *regular.Log {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.f
@@ -70,7 +67,7 @@ func (l *logFile) printf(format string, v ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil {
-		_, _ = l.f.WriteString(line)
+		_, _ = l.f.Write([]byte(line))
 	}
 }
 

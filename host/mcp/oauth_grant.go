@@ -14,11 +14,11 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/zut-go/zut/proto/regular"
 	"io"
 	"math/big"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 )
@@ -189,7 +189,7 @@ func (z *authorizer) crossApp(ctx context.Context, a *storedAuth, asm *serverMet
 func (z *authorizer) clientAssertion(a *storedAuth) (string, error) {
 	pemText := z.preset.PrivateKey
 	if pemText == "" && z.preset.PrivateKeyFile != "" {
-		b, err := os.ReadFile(z.preset.PrivateKeyFile)
+		b, err := regular.Read(z.preset.PrivateKeyFile, 1<<20)
 		if err != nil {
 			return "", fmt.Errorf("read the private key: %w", err)
 		}

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/zut-go/zut/tui/internal/regular"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // ThemeError reports a theme file that cannot be used: which file, which

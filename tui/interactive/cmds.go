@@ -335,6 +335,7 @@ func (u *ui) reloadExt() {
 			u.reloading = false
 			u.dirty = true
 			u.reloaded(reports, err)
+			u.askTrust() // the reload found the project code changed since it was trusted
 			u.startQueued()
 		})
 	})

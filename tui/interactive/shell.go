@@ -235,7 +235,7 @@ func (u *ui) externalEditor() {
 		u.chat.AddNotice("error", "", fmt.Sprintf("external editor %q: %v; the prompt is unchanged", editor, runErr))
 		return
 	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(path) //zut:open the temporary file zut created for the external editor
 	if err != nil {
 		u.chat.AddNotice("error", "", "external editor: "+err.Error())
 		return

@@ -26,6 +26,31 @@ type Config struct {
 	// MinBackoff and MaxBackoff bound the wait after a failed poll
 	// (defaults 1 s and 60 s); a 429 waits for its retry_after.
 	MinBackoff, MaxBackoff time.Duration
+	// OnPaired is called (from Poll) once a user has paired, after the
+	// pairing is saved, so that zut telegram run's status.json says so.
+	OnPaired func(Pairing)
+	// Now is the clock of the rate limits of unpaired chats; nil is
+	// time.Now.
+	Now func() time.Time
+}
+
+// Bounds on what strangers can make an unpaired bot do: at most one
+// reply per chat per refuseEvery, and at most pairAttempts wrong pairing
+// codes per user in pairWindow (the code itself is then not even
+// checked, and the user is logged once per window). The maps behind them
+// hold at most maxStrangers entries.
+const (
+	refuseEvery  = time.Minute
+	pairAttempts = 5
+	pairWindow   = 10 * time.Minute
+	maxStrangers = 10000
+)
+
+// attempts counts one user's pairing attempts in the current window.
+type attempts struct {
+	start  time.Time
+	n      int
+	logged bool // the limit was logged in this window
 }
 
 // Bot is the Telegram transport of package bot: long polling with a
@@ -38,6 +63,8 @@ type Bot struct {
 	mu      sync.Mutex
 	pairing Pairing
 	offset  int64
+	replied map[int64]time.Time // chat → last refusal sent there
+	tries   map[int64]*attempts // user → pairing attempts
 }
 
 // New loads the bot's pairing and offset from its store.
@@ -68,7 +95,11 @@ func New(cfg Config) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{cfg: cfg, c: cfg.Client, pairing: p, offset: off}, nil
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Bot{cfg: cfg, c: cfg.Client, pairing: p, offset: off,
+		replied: map[int64]time.Time{}, tries: map[int64]*attempts{}}, nil
 }
 
 // Me calls getMe: it checks the token and names the bot.

@@ -10,10 +10,11 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // DefaultAPIURL is the Bot API of Telegram's servers.
@@ -190,7 +191,7 @@ func snippet(b []byte) string {
 // Upload calls method with a multipart body: the fields as form values and
 // the file at path as field fileField named name. The file is streamed.
 func (c *Client) Upload(ctx context.Context, method string, fields map[string]string, fileField, name, path string, result any) error {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return fmt.Errorf("telegram %s: %v", method, err)
 	}

@@ -73,6 +73,8 @@ type options struct {
 	interval  time.Duration
 	script    func(ctx context.Context, a *telegramtest.Agent, in agent.Input) error
 	cwd       string
+	now       func() time.Time // the bot's clock; nil is time.Now
+	onPaired  func(telegram.Pairing)
 }
 
 // harness is a runner with the real Telegram transport against the fake
@@ -120,6 +122,7 @@ func (h *harness) newBot() *telegram.Bot {
 	b, err := telegram.New(telegram.Config{
 		Client: telegram.NewClient(h.srv.URL, token, nil), Store: h.store, Log: h.logs,
 		ParseMode: h.opts.parseMode, PollTimeout: 5 * time.Second, MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond,
+		Now: h.opts.now, OnPaired: h.opts.onPaired,
 	})
 	if err != nil {
 		h.t.Fatal(err)

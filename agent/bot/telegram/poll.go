@@ -131,9 +131,14 @@ func (b *Bot) message(ctx context.Context, m *Message, handle func(bot.Update)) 
 	p := b.pairing
 	b.mu.Unlock()
 	from := *m.From
-	if p.CodeHash != "" && m.Chat.Type == "private" && !from.IsBot && p.Matches(m.Text) {
-		b.pair(ctx, m, p)
-		return
+	if p.CodeHash != "" && m.Chat.Type == "private" && !from.IsBot && strings.TrimSpace(m.Text) != "" {
+		if !b.attempt(from, m.Chat.ID) {
+			return // rate-limited: not even checked
+		}
+		if p.Matches(m.Text) {
+			b.pair(ctx, m, p)
+			return
+		}
 	}
 	if !p.Paired() {
 		b.refuse(ctx, m, p)
@@ -173,6 +178,46 @@ func toUpdate(m *Message) bot.Update {
 	return u
 }
 
+// attempt counts a pairing attempt of from and reports whether it may be
+// checked: at most pairAttempts per user in pairWindow. The first
+// attempt over the limit is logged, the rest of the window is quiet.
+func (b *Bot) attempt(from User, chat int64) bool {
+	now := b.cfg.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.tries[from.ID]
+	if a == nil || now.Sub(a.start) >= pairWindow {
+		if a == nil && len(b.tries) >= maxStrangers {
+			forgetBefore(b.tries, now.Add(-pairWindow))
+			if len(b.tries) >= maxStrangers {
+				return false
+			}
+		}
+		a = &attempts{start: now}
+		b.tries[from.ID] = a
+	}
+	a.n++
+	if a.n > pairAttempts {
+		if !a.logged {
+			a.logged = true
+			b.cfg.Log.Printf("telegram: pairing attempts from %s (user %d) in chat %d are rate-limited: %d in %s; the rest are ignored until %s",
+				from.Name(), from.ID, chat, pairAttempts, pairWindow, a.start.Add(pairWindow).Format(time.TimeOnly))
+		}
+		return false
+	}
+	b.cfg.Log.Printf("telegram: pairing attempt %d of %d from %s (user %d) in chat %d", a.n, pairAttempts, from.Name(), from.ID, chat)
+	return true
+}
+
+// forgetBefore drops the attempt windows that started before t.
+func forgetBefore(tries map[int64]*attempts, t time.Time) {
+	for id, a := range tries {
+		if a.start.Before(t) {
+			delete(tries, id)
+		}
+	}
+}
+
 // pair pairs the sender of the pairing code (in a private chat), who
 // then is the only user the bot answers; the code is spent.
 func (b *Bot) pair(ctx context.Context, m *Message, p Pairing) {
@@ -190,6 +235,9 @@ func (b *Bot) pair(ctx context.Context, m *Message, p Pairing) {
 		b.cfg.Log.Printf("telegram: user %d is no longer paired", p.UserID)
 	}
 	b.cfg.Log.Printf("telegram: paired with %s (user %d); messages from anyone else are ignored", from.Name(), from.ID)
+	if b.cfg.OnPaired != nil {
+		b.cfg.OnPaired(np)
+	}
 	b.reply(ctx, m.Chat.ID, "✅ Paired. This bot now answers you and nobody else. Send a message to talk to zut; /help lists the commands.")
 }
 
@@ -203,9 +251,32 @@ func (b *Bot) refuse(ctx context.Context, m *Message, p Pairing) {
 		why += " and the message is not the pairing code"
 	}
 	b.cfg.Log.Printf("telegram: ignored a message from %s (user %d) in chat %d: %s", from.Name(), from.ID, m.Chat.ID, why)
-	if m.Chat.Type == "private" && !from.IsBot {
+	if m.Chat.Type == "private" && !from.IsBot && b.mayReply(m.Chat.ID) {
 		b.reply(ctx, m.Chat.ID, "This bot is not paired yet. Send it the pairing code that zut telegram setup printed on the computer running zut.")
 	}
+}
+
+// mayReply reports whether an unpaired bot may answer chat now: once per
+// chat per refuseEvery.
+func (b *Bot) mayReply(chat int64) bool {
+	now := b.cfg.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if last, ok := b.replied[chat]; ok && now.Sub(last) < refuseEvery {
+		return false
+	}
+	if len(b.replied) >= maxStrangers {
+		for c, t := range b.replied {
+			if now.Sub(t) >= refuseEvery {
+				delete(b.replied, c)
+			}
+		}
+		if len(b.replied) >= maxStrangers {
+			return false
+		}
+	}
+	b.replied[chat] = now
+	return true
 }
 
 func (b *Bot) reply(ctx context.Context, chat int64, text string) {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -460,4 +462,82 @@ func TestUnsupportedUpdate(t *testing.T) {
 	h.srv.SendText(owner, "after")
 	h.waitText("You said: after")
 	h.waitLog(`ignored an update of type "edited_message"`)
+}
+
+// fakeClock is a clock the test moves.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestUnpairedLimits: before pairing, a stranger sending 20 wrong codes
+// gets one reply a minute, not 20; after 5 wrong codes in 10 minutes even
+// the right one is not checked, and the limit is logged once; a minute
+// later the chat may be answered again, ten minutes later codes are
+// checked again; the pairing is reported (OnPaired) for status.json.
+func TestUnpairedLimits(t *testing.T) {
+	const code = "ABCD-EFGH-JKMN"
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	paired := make(chan telegram.Pairing, 1)
+	h := newHarness(t, options{unpaired: true, code: code, now: clock.Now, onPaired: func(p telegram.Pairing) { paired <- p }})
+	h.start()
+	for i := range 20 {
+		h.srv.SendText(stranger, fmt.Sprintf("WRONG-CODE-%02d", i))
+	}
+	h.srv.SendText(stranger, code) // the right code, but over the limit
+	// The owner's message is handled after the stranger's: its refusal
+	// says they all were.
+	h.srv.SendText(owner, "is this thing on")
+	h.srv.WaitSent(t, owner.ID, "the owner's refusal", func(m telegramtest.Sent) bool { return strings.Contains(m.Text, "not paired yet") })
+	if n := len(h.srv.Sent(stranger.ID)); n != 1 {
+		t.Errorf("the stranger got %d replies to 21 messages in a minute, want 1", n)
+	}
+	if p, _ := h.store.Pairing(); p.Paired() {
+		t.Fatalf("the right code was checked past the rate limit: paired with %+v", p)
+	}
+	logs := h.logs.String()
+	if n := strings.Count(logs, "are rate-limited"); n != 1 {
+		t.Errorf("the rate limit was logged %d times, want once:\n%s", n, logs)
+	}
+	if !strings.Contains(logs, "pairing attempt 5 of 5 from Mallory") || strings.Contains(logs, "pairing attempt 6") {
+		t.Errorf("the log does not count the stranger's 5 attempts:\n%s", logs)
+	}
+
+	// A minute later the stranger's chat may get one reply again.
+	clock.add(time.Minute)
+	h.srv.SendText(stranger, "hello?")
+	h.srv.SendText(owner, "still there")
+	h.waitLog("pairing attempt 2 of 5 from Ada")
+	if n := len(h.srv.Sent(stranger.ID)); n != 1 {
+		t.Errorf("a rate-limited stranger got %d replies, want still 1 (its attempts are not even read)", n)
+	}
+	clock.add(10 * time.Minute)
+	h.srv.SendText(stranger, "hello again?")
+	for deadline := time.Now().Add(60 * time.Second); len(h.srv.Sent(stranger.ID)) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the window the stranger got %d replies within 60 s, want 2", len(h.srv.Sent(stranger.ID)))
+		}
+	}
+	h.srv.SendText(owner, code)
+	h.waitText("Paired")
+	select {
+	case p := <-paired:
+		if p.UserID != owner.ID {
+			t.Errorf("OnPaired(%+v), want the owner", p)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("OnPaired was not called")
+	}
 }

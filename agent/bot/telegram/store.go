@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // Store keeps one bot's state in its own directory (mode 0700): the token
@@ -61,12 +62,11 @@ func (s Store) readSmall(name string, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%s is %d bytes, more than a bot's %s file can be; remove it and run zut telegram setup again", path, fi.Size(), name)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := regular.Read(path, max)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // removed since the Lstat
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max))
+	return data, err
 }
 
 // write replaces the file name with data (mode 0600) through a temporary

@@ -25,7 +25,7 @@ func Check(t testing.TB, name, got string, update bool) {
 		}
 		return
 	}
-	want, err := os.ReadFile(path)
+	want, err := os.ReadFile(path) //zut:open test support: the test's own files
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Config is what a Manager needs from its host.
@@ -29,6 +30,12 @@ type Config struct {
 	// TrustProject allows CWD/.zut/lsp.json, which can name commands to
 	// run; the host decides when the project is trusted.
 	TrustProject bool
+	// TrustedRepo is the repository root the user trusts (with --trust,
+	// or an answer kept in the trust store), or "" for none. A language
+	// server runs code of the repository it works in (gopls runs go list,
+	// rust-analyzer build scripts), so servers, built-in ones included,
+	// start only for files inside TrustedRepo or outside any repository.
+	TrustedRepo string
 	// LogDir receives one log file per server: its standard error and the
 	// messages it logs. Empty keeps only the last lines, in memory.
 	LogDir string
@@ -384,31 +391,17 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, max(col, 1)
 }
 
-// readBounded reads a regular file of at most max bytes.
+// readBounded reads a regular file of at most max bytes through
+// provider.ReadRegular (never blocking on a FIFO). The error is the reason
+// alone, since callers name the file; a missing file wraps
+// fs.ErrNotExist.
 func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := provider.ReadRegular(path, max)
+	var fe *provider.FileError
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && errors.As(err, &fe) {
+		return nil, errors.New(fe.Reason())
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("file is %d bytes, over the %d byte limit", fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is over the %d byte limit", max)
-	}
-	return data, nil
+	return data, err
 }
 
 // findRoot returns the workspace root of the file at abs: the nearest

@@ -9,15 +9,63 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/tools"
 )
 
-// Bounds on the diagnostics kept per server.
+// Bounds on the diagnostics kept per server: by count, and by bytes, so
+// that a server sending huge messages cannot grow zut without end. A
+// message longer than maxDiagnosticMessage is cut (its source and code
+// at maxDiagnosticField); a file's diagnostics stop at
+// maxDiagnosticFileBytes; a publication that would take the server's
+// store past maxDiagnosticBytes is dropped (the file keeps what it had).
 const (
-	maxDiagnosticFiles   = 10000
-	maxDiagnosticsInFile = 1000
+	maxDiagnosticFiles     = 10000
+	maxDiagnosticsInFile   = 1000
+	maxDiagnosticMessage   = 4 << 10
+	maxDiagnosticField     = 256
+	maxDiagnosticFileBytes = 512 << 10
+	maxDiagnosticBytes     = 16 << 20
 )
+
+// boundDiagnostics applies the count and byte bounds to one file's
+// diagnostics and returns them with the bytes they hold. Cut strings are
+// copied, so the server's huge message is not kept alive behind them.
+func boundDiagnostics(items []wireDiagnostic) ([]wireDiagnostic, int) {
+	if len(items) > maxDiagnosticsInFile {
+		items = items[:maxDiagnosticsInFile]
+	}
+	out := make([]wireDiagnostic, 0, len(items))
+	total := 0
+	for _, w := range items {
+		w.Message = clipDiagnostic(w.Message, maxDiagnosticMessage)
+		w.Source = clipDiagnostic(w.Source, maxDiagnosticField)
+		if len(w.Code) > maxDiagnosticField {
+			w.Code = nil
+		}
+		n := len(w.Message) + len(w.Source) + len(w.Code) + 64
+		if total+n > maxDiagnosticFileBytes {
+			break
+		}
+		total += n
+		out = append(out, w)
+	}
+	return out, total
+}
+
+// clipDiagnostic cuts s to at most max bytes at a rune boundary, marking
+// the cut, in a copy of its own.
+func clipDiagnostic(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(" [cut]")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.Clone(s[:cut]) + " [cut]"
+}
 
 // fileDiagnostics is the last publishDiagnostics of one file.
 type fileDiagnostics struct {
@@ -25,6 +73,7 @@ type fileDiagnostics struct {
 	seq     uint64    // order of arrival among all publications
 	at      time.Time // arrival
 	items   []wireDiagnostic
+	bytes   int
 }
 
 // diagStore holds the diagnostics a server published, and wakes those
@@ -32,6 +81,7 @@ type fileDiagnostics struct {
 type diagStore struct {
 	mu      sync.Mutex
 	files   map[string]*fileDiagnostics
+	bytes   int // what the files' diagnostics hold, as boundDiagnostics counts
 	seq     uint64
 	changed chan struct{} // closed and replaced at every publication
 }
@@ -50,16 +100,25 @@ func (ds *diagStore) current() uint64 {
 
 // publish records one publication; it never blocks.
 func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) {
-	if len(items) > maxDiagnosticsInFile {
-		items = items[:maxDiagnosticsInFile]
-	}
+	items, n := boundDiagnostics(items)
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
-	if _, ok := ds.files[path]; !ok && len(ds.files) >= maxDiagnosticFiles {
+	old, ok := ds.files[path]
+	if !ok && len(ds.files) >= maxDiagnosticFiles {
 		return
 	}
+	if ok {
+		ds.bytes -= old.bytes
+	}
+	if ds.bytes+n > maxDiagnosticBytes {
+		if ok {
+			ds.bytes += old.bytes
+		}
+		return
+	}
+	ds.bytes += n
 	ds.seq++
-	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, at: time.Now(), items: items}
+	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, at: time.Now(), items: items, bytes: n}
 	close(ds.changed)
 	ds.changed = make(chan struct{})
 }
@@ -91,7 +150,8 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 		if err != nil {
 			return nil, err
 		}
-		return rep.Items, nil
+		items, _ := boundDiagnostics(rep.Items)
+		return items, nil
 	}
 	f, err := s.published(ctx, d)
 	if err != nil {

@@ -8,30 +8,32 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
-// maxLogFile bounds what one server incarnation writes to its log file;
-// a log over it is started afresh when the server starts.
-const maxLogFile = 16 << 20
+// maxLogFile caps a server's log file: past it the log is rotated to
+// <file>.1 (one older file kept; see regular.Log).
+const maxLogFile = regular.MaxLog
 
 // maxTail is how much of a server's standard error is kept in memory for
 // the message that says why it stopped.
 const maxTail = 4 << 10
 
 // serverLog is where one server's standard error and logged messages go:
-// a file (when the manager has a log directory) and an in-memory tail. It
-// is safe for concurrent use.
+// a capped, rotated file (when the manager has a log directory) and an
+// in-memory tail. It is safe for concurrent use.
 type serverLog struct {
 	path string // "" without a log directory
 
-	mu      sync.Mutex
-	f       *os.File
-	written int64
-	tail    []byte // the last maxTail bytes of standard error
+	mu   sync.Mutex
+	f    *regular.Log
+	tail []byte // the last maxTail bytes of standard error
 }
 
 // openLog opens (appending) the log file of a server in dir, named after
-// the server and its root; with dir empty only the tail is kept.
+// the server and its root; with dir empty, or a log that is not a
+// regular file, only the tail is kept.
 func openLog(dir, name, root string) *serverLog {
 	l := &serverLog{}
 	if dir == "" {
@@ -41,11 +43,7 @@ func openLog(dir, name, root string) *serverLog {
 		return l
 	}
 	p := filepath.Join(dir, fmt.Sprintf("lsp-%s-%08x.log", safeName(name), fnv32(root)))
-	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if fi, err := os.Stat(p); err == nil && fi.Size() > maxLogFile {
-		flags |= os.O_TRUNC
-	}
-	f, err := os.OpenFile(p, flags, 0o600)
+	f, err := regular.OpenLog(p, maxLogFile)
 	if err != nil {
 		return l
 	}
@@ -76,13 +74,8 @@ func (l *serverLog) printf(format string, a ...any) {
 }
 
 func (l *serverLog) writeLocked(p []byte) {
-	if l.f == nil || l.written >= maxLogFile {
-		return
-	}
-	n, _ := l.f.Write(p)
-	l.written += int64(n)
-	if l.written >= maxLogFile {
-		l.f.WriteString("\n[zut: log limit reached; the rest is not written]\n")
+	if l.f != nil {
+		_, _ = l.f.Write(p)
 	}
 }
 

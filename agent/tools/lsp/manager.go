@@ -160,6 +160,9 @@ func (m *Manager) lookPath(command string) (string, error) {
 // serverFor returns the server for the file at abs, starting it when it
 // is not running. The server may still be starting.
 func (m *Manager) serverFor(abs string) (*server, error) {
+	if msg := m.untrusted(abs); msg != "" {
+		return nil, &noServerError{msg}
+	}
 	st := m.settings()
 	cands := st.candidates(abs)
 	if len(cands) == 0 {
@@ -283,9 +286,37 @@ func (m *Manager) running() []*server {
 	return out
 }
 
+// untrusted says why no server may start for the file at abs: it lies
+// in a repository the user has not trusted. "" lets it start.
+func (m *Manager) untrusted(abs string) string {
+	repo := repoRoot(abs)
+	if repo == "" || (m.cfg.TrustedRepo != "" && filepath.Clean(m.cfg.TrustedRepo) == repo) {
+		return ""
+	}
+	return fmt.Sprintf("language servers are off for %s: it is in %s, a repository you have not trusted, and a language server runs the repository's code (gopls runs go list, rust-analyzer build scripts); run zut with --trust in this folder to use them (the interactive UI keeps a Trust this folder answer, asked when the folder has code of its own)", abs, repo)
+}
+
+// repoRoot is the nearest directory above abs (or abs itself) holding
+// .git, or "" when abs is in no repository.
+func repoRoot(abs string) string {
+	for d := filepath.Clean(abs); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
 // projectServers starts the servers whose root markers (other than .git)
 // are in the working directory, for calls that name no file.
 func (m *Manager) projectServers() []*server {
+	if m.untrusted(m.cfg.CWD) != "" {
+		return nil
+	}
 	var out []*server
 	for _, sc := range m.settings().servers {
 		if sc.Disabled {

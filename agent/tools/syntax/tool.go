@@ -262,7 +262,7 @@ func checkQuery(action, qs string) (query, *tools.Result) {
 
 // sniffLanguage recognises a script without an extension by its #! line.
 func sniffLanguage(path string) *language {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
 		return nil
 	}
@@ -294,7 +294,7 @@ type search struct {
 
 // file reads and analyzes one file; it returns why it was skipped, or "".
 func (s *search) file(abs string, lang *language) string {
-	f, err := os.Open(abs)
+	f, err := provider.OpenRegular(abs)
 	if err != nil {
 		return "cannot be read: " + errText(err)
 	}

@@ -13,10 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/zut-go/zut/provider"
 )
 
 // Config says where zut keeps worktrees and which git it runs.
@@ -149,6 +152,9 @@ func (r *Repo) Create(ctx context.Context, o CreateOptions) (Worktree, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return Worktree{}, fmt.Errorf("worktree: %s already exists; remove it or choose another path", path)
 	}
+	if err := r.checkLinks(path); err != nil {
+		return Worktree{}, err
+	}
 	_, err = r.git.run(ctx, r.Top, nil, "show-ref", "--verify", "--quiet", "refs/heads/"+o.Branch)
 	exists := err == nil
 	if err != nil && exitCode(err) != 1 {
@@ -177,6 +183,9 @@ func (r *Repo) Create(ctx context.Context, o CreateOptions) (Worktree, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Worktree{}, fmt.Errorf("worktree: create %s: %v", filepath.Dir(path), err)
+	}
+	if err := r.checkLinks(path); err != nil { // again: nothing swapped in meanwhile
+		return Worktree{}, err
 	}
 	args := []string{"worktree", "add", "--quiet"}
 	if exists {
@@ -219,6 +228,53 @@ func (r *Repo) checkBranch(ctx context.Context, branch string) error {
 	}
 	if _, err := r.git.run(ctx, r.Top, nil, "check-ref-format", "--branch", branch); err != nil {
 		return fmt.Errorf("worktree: %q is not a valid branch name (git check-ref-format refuses it); use letters, digits, \"-\", \"_\", \".\" and \"/\" between names, without \"..\", spaces or a leading \".\"", branch)
+	}
+	return nil
+}
+
+// checkLinks refuses a worktree path with a symbolic link (or anything
+// but a directory) on its way: a repository could ship .zut/worktrees as
+// a link to put zut's checkouts, and the files written into them,
+// anywhere. The components checked are those from the repository's top
+// (for a root inside the repository, as the default .zut/worktrees is)
+// or from the configured root down to path; path itself must not exist
+// yet or be a directory. The resolved parent must stay inside where the
+// check started.
+func (r *Repo) checkLinks(path string) error {
+	base := r.Root
+	if rel, err := filepath.Rel(r.Top, r.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		base = r.Top
+	}
+	rel, err := filepath.Rel(base, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("worktree: %s is outside %s; zut creates worktrees only there", path, base)
+	}
+	p := base
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("worktree: %s: %v", p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			dest, _ := os.Readlink(p)
+			return fmt.Errorf("worktree: %s is a symbolic link (to %s); zut creates worktrees only in real directories inside %s, so that a repository cannot send them elsewhere: remove the link", p, dest, base)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("worktree: %s is %s, not a directory; remove it or choose another path", p, provider.FileKind(fi.Mode()))
+		}
+	}
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil // nothing of the path exists yet
+	}
+	if realParent, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		if rel, err := filepath.Rel(realBase, realParent); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("worktree: %s resolves to %s, outside %s; zut creates worktrees only inside it", filepath.Dir(path), realParent, realBase)
+		}
 	}
 	return nil
 }
@@ -428,7 +484,7 @@ func (r *Repo) Diff(ctx context.Context, path, base string) (string, error) {
 	}
 	tmpName := tmp.Name()
 	defer os.Remove(tmpName)
-	if src, err := os.Open(filepath.Join(gitDir, "index")); err == nil { // its stat data saves rehashing
+	if src, err := provider.OpenRegular(filepath.Join(gitDir, "index")); err == nil { // its stat data saves rehashing
 		_, err = io.Copy(tmp, src)
 		src.Close()
 		if err != nil {
@@ -450,7 +506,7 @@ func (r *Repo) Diff(ctx context.Context, path, base string) (string, error) {
 
 // readSmall reads a small file (a recorded commit id).
 func readSmall(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := provider.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

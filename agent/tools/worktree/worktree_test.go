@@ -320,3 +320,42 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("cancelled list = %q, want the abort message", res.Text())
 	}
 }
+
+// TestPlantedRoot checks that a repository shipping .zut/worktrees, or
+// .zut itself, as a symbolic link (or as a file) cannot send a worktree
+// outside it: create refuses with the reason and writes nothing there.
+func TestPlantedRoot(t *testing.T) {
+	tests := []struct {
+		name  string
+		plant func(r *testRepo, outside string) error
+		want  string
+	}{
+		{"worktrees is a link", func(r *testRepo, outside string) error {
+			os.MkdirAll(filepath.Join(r.dir, ".zut"), 0o755)
+			return os.Symlink(outside, filepath.Join(r.dir, ".zut", "worktrees"))
+		}, ".zut/worktrees is a symbolic link (to "},
+		{".zut is a link", func(r *testRepo, outside string) error {
+			return os.Symlink(outside, filepath.Join(r.dir, ".zut"))
+		}, ".zut is a symbolic link (to "},
+		{"worktrees is a file", func(r *testRepo, outside string) error {
+			os.MkdirAll(filepath.Join(r.dir, ".zut"), 0o755)
+			return os.WriteFile(filepath.Join(r.dir, ".zut", "worktrees"), nil, 0o644)
+		}, "is a regular file, not a directory"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			outside := t.TempDir()
+			if err := tc.plant(r, outside); err != nil {
+				t.Fatal(err)
+			}
+			res, _ := call(t, r.tool(), map[string]any{"action": "create", "branch": "feat"})
+			if !res.IsError || !strings.Contains(res.Text(), tc.want) {
+				t.Errorf("create with %s = %q, want an error saying %q", tc.name, res.Text(), tc.want)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("create with %s wrote %d entries outside the repository", tc.name, len(entries))
+			}
+		})
+	}
+}

@@ -46,7 +46,7 @@ func (t *todo) load(dataDir string) {
 	t.mu.Lock()
 	t.file = file
 	t.mu.Unlock()
-	data, err := os.ReadFile(file)
+	data, err := os.ReadFile(file) //zut:open the example keeps its own list in its data directory
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

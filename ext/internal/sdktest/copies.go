@@ -31,7 +31,7 @@ func (s *SDK) ExampleCopies(t *testing.T, update bool) {
 			continue
 		}
 		path := filepath.Join(root, d.Name(), s.FileName)
-		got, err := os.ReadFile(path)
+		got, err := os.ReadFile(path) //zut:open test support: the test's own files
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -57,7 +57,7 @@ var keyTable = filepath.Join("..", "..", "proto", "testdata", "keys.txt")
 // that are neither blank nor "#" comments.
 func tableCases(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
+	f, err := os.Open(path) //zut:open test support: the test's own files
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func (s *SDK) extDir(t testing.TB, name, prog, filter string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join("testdata", prog))
+	src, err := os.ReadFile(filepath.Join("testdata", prog)) //zut:open test support: the test's own files
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func start(t *testing.T, cb host.Callbacks, dirs ...string) *host.Host {
 	}
 	for _, r := range h.Diagnostics() {
 		if r.Status != host.StatusOK {
-			log, _ := os.ReadFile(r.Log)
+			log, _ := os.ReadFile(r.Log) //zut:open test support: the test's own files
 			h.Close(context.Background())
 			t.Fatalf("%s: status %s (%s); log:\n%s", r.Name, r.Status, r.Error, log)
 		}
@@ -161,7 +161,7 @@ func start(t *testing.T, cb host.Callbacks, dirs ...string) *host.Host {
 		}
 		h.Close(context.Background())
 		for _, name := range names {
-			log, _ := os.ReadFile(host.LogPath(home, name))
+			log, _ := os.ReadFile(host.LogPath(home, name)) //zut:open test support: the test's own files
 			if !strings.Contains(string(log), "shutdown acknowledged") || strings.Contains(string(log), "no exit within") {
 				t.Errorf("%s did not acknowledge shutdown and exit in time; log:\n%s", name, log)
 			}
@@ -174,7 +174,7 @@ func logOf(t *testing.T, h *host.Host, name string) string {
 	t.Helper()
 	for _, r := range h.Diagnostics() {
 		if r.Name == name {
-			b, _ := os.ReadFile(r.Log)
+			b, _ := os.ReadFile(r.Log) //zut:open test support: the test's own files
 			return string(b)
 		}
 	}

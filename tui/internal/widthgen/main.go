@@ -153,7 +153,7 @@ func fill(a []uint8, lo, hi rune, v uint8) {
 }
 
 func readVersion(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //zut:open test support: the test's own files
 	if err != nil {
 		return "", fmt.Errorf("read Unicode version: %w (install the unicode-data package)", err)
 	}
@@ -174,7 +174,7 @@ func readVersion(path string) (string, error) {
 // missing is set, first for every "@missing" default so that explicit
 // lines override the defaults.
 func parse(path string, missing bool, f func(lo, hi rune, v string)) error {
-	file, err := os.Open(path)
+	file, err := os.Open(path) //zut:open test support: the test's own files
 	if err != nil {
 		return fmt.Errorf("parse %s: %w (install the unicode-data package)", path, err)
 	}

@@ -10,10 +10,13 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/agent/bot/telegram"
+	"github.com/zut-go/zut/proto/regular"
 )
 
-// maxLog is the size at which start moves bot.log to bot.log.1.
-const maxLog = 10 << 20
+// maxLog is the size at which start moves bot.log to bot.log.1; the bot
+// that start runs caps the log at the same size as it writes (see
+// cappedLog).
+const maxLog = regular.MaxLog
 
 // start runs "zut telegram run -bot NAME" as a detached daemon (its own
 // session, output to bot.log) and waits until it says it runs.
@@ -44,7 +47,7 @@ func start(ctx context.Context, env Env, args []string) error {
 	if fi, err := os.Stat(logPath); err == nil && fi.Size() > maxLog {
 		os.Rename(logPath, logPath+".1")
 	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	logf, err := regular.OpenAppend(logPath)
 	if err != nil {
 		return fmt.Errorf("zut telegram start: open the log: %v", err)
 	}

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
 
 	"github.com/zut-go/zut/agent/bot/telegram"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // Link is a configured bot opened in this process for a mirror of the
@@ -19,7 +19,7 @@ type Link struct {
 	Log  *log.Logger   // appends to the bot's log file
 
 	lock *runLock
-	logf *os.File
+	logf *regular.Log
 }
 
 // Open opens the bot name ("" for the only one). It fails when the bot is
@@ -52,7 +52,7 @@ func (l *Link) open(ctx context.Context, env Env, dir string) error {
 	if err != nil {
 		return err
 	}
-	if l.logf, err = os.OpenFile(logPath(dir), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+	if l.logf, err = regular.OpenLog(logPath(dir), regular.MaxLog); err != nil {
 		return err
 	}
 	l.Log = log.New(l.logf, "mirror: ", log.LstdFlags)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // runLock is an exclusive flock(2) on bot.pid, held by the process that
@@ -31,7 +33,7 @@ func lockBot(dir string) (*runLock, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(lockPath(dir), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(lockPath(dir), os.O_RDWR|os.O_CREATE, 0o600) //zut:open O_RDWR does not wait on a FIFO, and the lock is only flocked
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func (l *runLock) release() {
 // holder returns the pid of the process that runs the bot of dir (0 when
 // it has not written it yet).
 func holder(dir string) (int, bool) {
-	f, err := os.Open(lockPath(dir))
+	f, err := regular.Open(lockPath(dir))
 	if err != nil {
 		return 0, false
 	}

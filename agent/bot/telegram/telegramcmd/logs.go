@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 func logPath(dir string) string { return filepath.Join(dir, "bot.log") }
@@ -26,7 +28,7 @@ func logs(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	path := logPath(dirOf(env, botName))
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if os.IsNotExist(err) && !*follow {
 		fmt.Fprintf(env.Stdout, "@%s has no log yet (zut telegram start writes it).\n", botName)
 		return nil
@@ -75,7 +77,7 @@ func printTail(w io.Writer, f *os.File, n int) int64 {
 // copyFrom prints what the file has past off; a file that shrank (moved
 // aside by start) is read from its start.
 func copyFrom(w io.Writer, path string, off int64) int64 {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return off
 	}
@@ -93,7 +95,7 @@ func copyFrom(w io.Writer, path string, off int64) int64 {
 
 // tail returns the last n lines of the file, indented, for error messages.
 func tail(path string, n int) string {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return ""
 	}

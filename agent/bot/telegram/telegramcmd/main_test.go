@@ -221,6 +221,11 @@ func TestRunForeground(t *testing.T) {
 	f.srv.WaitSent(t, owner.ID, "the pairing reply", func(m telegramtest.Sent) bool { return strings.Contains(m.Text, "Paired") })
 	f.srv.SendText(owner, "hello")
 	f.srv.WaitSent(t, owner.ID, "the answer", func(m telegramtest.Sent) bool { return m.Text == "You said: hello" })
+	// status.json follows the pairing (it said "waiting for the pairing
+	// code" until the bot was restarted).
+	if st, _ := readState(f.dir()); st.State != "running" || st.Detail != "polling for messages" {
+		t.Errorf("state after pairing = %+v, want running, polling for messages", st)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run = %v", err)

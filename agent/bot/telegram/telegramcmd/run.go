@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
@@ -12,6 +13,7 @@ import (
 	"github.com/zut-go/zut/agent/bot"
 	"github.com/zut-go/zut/agent/bot/telegram"
 	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // detailConnecting is the state's detail until the token is checked.
@@ -41,7 +43,12 @@ func run(ctx context.Context, env Env, args []string, newAgent NewAgent) error {
 	if newAgent == nil {
 		return errors.New("zut telegram run: this build cannot start zut's app")
 	}
-	lg := log.New(env.Stderr, "", log.LstdFlags)
+	out := env.Stderr
+	if capped := cappedLog(env.Stderr, logPath(dir)); capped != nil {
+		defer capped.Close()
+		out = capped
+	}
+	lg := log.New(out, "", log.LstdFlags)
 	since := time.Now().UTC()
 	writeState(dir, state{State: "running", PID: os.Getpid(), Since: since, Detail: detailConnecting})
 
@@ -71,7 +78,11 @@ func serve(ctx context.Context, env Env, dir, name string, lg *log.Logger, since
 	if err != nil {
 		return err
 	}
-	b, err := telegram.New(telegram.Config{Client: telegram.NewClient(env.Getenv("ZUT_TELEGRAM_API_URL"), token, nil), Store: store, Log: lg})
+	b, err := telegram.New(telegram.Config{Client: telegram.NewClient(env.Getenv("ZUT_TELEGRAM_API_URL"), token, nil), Store: store, Log: lg,
+		OnPaired: func(p telegram.Pairing) {
+			lg.Printf("@%s: paired with %s; polling for messages", name, p.UserName)
+			writeState(dir, state{State: "running", PID: os.Getpid(), Since: since, Detail: "polling for messages"})
+		}})
 	if err != nil {
 		return err
 	}
@@ -124,4 +135,26 @@ func checkToken(ctx context.Context, b *telegram.Bot, lg *log.Logger) error {
 		}
 		wait = min(wait*2, time.Minute)
 	}
+}
+
+// cappedLog returns the bot's log opened as a capped, rotated log
+// (regular.OpenLog) when stderr is that very file, as zut telegram start
+// arranges; else nil, and the bot logs to stderr as it is.
+func cappedLog(stderr io.Writer, path string) *regular.Log {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if pi, err := os.Stat(path); err != nil || !os.SameFile(fi, pi) {
+		return nil
+	}
+	l, err := regular.OpenLog(path, regular.MaxLog)
+	if err != nil {
+		return nil
+	}
+	return l
 }

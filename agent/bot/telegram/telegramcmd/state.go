@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // state is status.json: what the bot's process last said about itself.
@@ -21,8 +23,8 @@ func statePath(dir string) string { return filepath.Join(dir, "status.json") }
 
 func readState(dir string) (state, bool) {
 	var s state
-	b, err := os.ReadFile(statePath(dir))
-	if err != nil || len(b) > 64<<10 {
+	b, err := regular.Read(statePath(dir), 64<<10)
+	if err != nil {
 		return s, false
 	}
 	return s, json.Unmarshal(b, &s) == nil

@@ -42,7 +42,7 @@ func LoadSchema() (*Schema, bool, error) {
 		return BuiltinSchema(), false, nil
 	}
 	path := filepath.Join(dir, "telegram", "api.json")
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //zut:open test support: the test's own files
 	if err != nil {
 		return nil, false, fmt.Errorf("read the Bot API schema: %w (ZUT_CONFORMANCE_DIR must name the shared fixtures directory)", err)
 	}

@@ -1,8 +1,18 @@
-// Package regular is the renderer's reader of the files a user or a
-// repository can plant beside zut's own (theme files, the prompt history,
-// .gitignore files for completion): each is opened as a regular file only,
-// without blocking on a FIFO, and read up to a limit. It is the tui copy
-// of provider.ReadRegular, which tui may not import.
+// Package regular is zut's one reader of the files that a repository,
+// another user or a mistake can plant: configuration, settings, manifests,
+// skills, context files (AGENTS.md), themes, the prompt history, sessions,
+// the LSP and MCP configurations, auth and the trust store. A path is
+// opened only when it ends at a regular file: symbolic links are followed
+// by the open and the file they end at is checked again with fstat, the
+// open never waits for a FIFO's other end (O_NONBLOCK), a directory, a
+// FIFO, a device or a socket is refused at once, and a read is capped by
+// size. Every error names the file and says what to do.
+//
+// It imports nothing of zut, like the standard library, so that every
+// layer (provider, host, host/mcp, agent, tui) may read through it;
+// TestPlantedFileReads (the root's reads_test.go) fails when a package
+// opens a file with os.Open, os.OpenFile or os.ReadFile without saying
+// why that file cannot be planted.
 package regular
 
 import (
@@ -31,14 +41,20 @@ type Error struct {
 	Err   error
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Op + " " + e.Path + ": " + e.Reason() }
+
+// Reason is the error without its operation and path, for a caller that
+// names the file itself.
+func (e *Error) Reason() string {
 	switch {
+	case errors.Is(e.Err, ErrNotRegular) && e.Op == "list":
+		return fmt.Sprintf("it is %s, not a directory", e.Kind)
 	case errors.Is(e.Err, ErrNotRegular):
-		return fmt.Sprintf("%s %s: %s, not a regular file; replace it with a regular file or remove it", e.Op, e.Path, e.Kind)
+		return fmt.Sprintf("it is %s, not a regular file; replace it with a regular file or remove it", e.Kind)
 	case errors.Is(e.Err, ErrTooLarge):
-		return fmt.Sprintf("%s %s: larger than the %s limit for this file; shorten it or remove it", e.Op, e.Path, sizeText(e.Limit))
+		return fmt.Sprintf("larger than the %s limit for this file; shorten it or remove it", sizeText(e.Limit))
 	}
-	return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err)
+	return e.Err.Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -80,7 +96,7 @@ func open(op, path string, flag int, perm fs.FileMode) (*os.File, error) {
 		}
 		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
 			// A directory opened for writing, a FIFO without a reader.
-			return nil, &Error{Op: op, Path: path, Kind: kind(fi.Mode()), Err: ErrNotRegular}
+			return nil, &Error{Op: op, Path: path, Kind: Kind(fi.Mode()), Err: ErrNotRegular}
 		}
 		return nil, &Error{Op: op, Path: path, Err: err}
 	}
@@ -91,7 +107,7 @@ func open(op, path string, flag int, perm fs.FileMode) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &Error{Op: op, Path: path, Kind: kind(fi.Mode()), Err: ErrNotRegular}
+		return nil, &Error{Op: op, Path: path, Kind: Kind(fi.Mode()), Err: ErrNotRegular}
 	}
 	if err := clearNonblock(f); err != nil {
 		f.Close()
@@ -122,19 +138,23 @@ func Read(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// sizeText writes n bytes for messages: "1 MiB", "64 KiB", "512 bytes".
 func sizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// kind names what a file that is not a regular one is.
-func kind(m fs.FileMode) string {
+// SizeText writes n bytes for messages: "1 MiB", "64 KiB", "512 bytes".
+func SizeText(n int64) string { return sizeText(n) }
+
+// Kind names what a file that is not a regular one is, for messages.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -146,6 +166,38 @@ func kind(m fs.FileMode) string {
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return "a special file"
+}
+
+// OpenDir opens the directory at path for listing (symlinks followed).
+// Anything else is refused at once with an *Error wrapping ErrNotRegular
+// (Kind says what it is): a FIFO planted where a directory was expected
+// is never waited on.
+func OpenDir(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock|openDirectory, 0)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if fi, serr := os.Stat(path); serr == nil && !fi.IsDir() {
+			return nil, &Error{Op: "list", Path: path, Kind: Kind(fi.Mode()), Err: ErrNotRegular}
+		}
+		return nil, &Error{Op: "list", Path: path, Err: err}
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.IsDir() {
+		f.Close()
+		return nil, &Error{Op: "list", Path: path, Kind: Kind(fi.Mode()), Err: ErrNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, &Error{Op: "list", Path: path, Err: err}
+	}
+	return f, nil
 }

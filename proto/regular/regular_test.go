@@ -40,6 +40,9 @@ func planted(t *testing.T) string {
 	os.Symlink("/dev/zero", filepath.Join(dir, "zero.json"))
 	os.Symlink(filepath.Join(dir, "ok.json"), filepath.Join(dir, "link.json"))
 	os.Mkdir(filepath.Join(dir, "dir.json"), 0o700)
+	os.Symlink("/dev/stdin", filepath.Join(dir, "stdin.json"))
+	os.Symlink(filepath.Join(dir, "fifo.json"), filepath.Join(dir, "linkfifo.json"))
+	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling.json"))
 	return dir
 }
 
@@ -58,6 +61,11 @@ func TestRead(t *testing.T) {
 		{"zero.json", "", ErrNotRegular, "a character device, not a regular file"},
 		{"dir.json", "", ErrNotRegular, "a directory, not a regular file"},
 		{"missing.json", "", fs.ErrNotExist, "no such file"},
+		{"dangling.json", "", fs.ErrNotExist, "no such file"},
+		{"linkfifo.json", "", ErrNotRegular, "a named pipe (FIFO), not a regular file"},
+		// /dev/stdin is the test's stdin: a pipe, a terminal or /dev/null,
+		// never a regular file, and never waited on.
+		{"stdin.json", "", ErrNotRegular, ", not a regular file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
