@@ -108,7 +108,7 @@ func zutCommands(t *testing.T) []string {
 // only the tests read (README's "Running the tests").
 var notVariables = map[string]bool{
 	"O_APPEND": true, "O_EXCL": true, "O_NOFOLLOW": true, "O_NONBLOCK": true, "TOOL": true, "DELETE": true,
-	"ZUT_GOPLS": true, "ZUT_MCP_SERVERS_DIR": true, "ZUT_CONFORMANCE_DIR": true, "ZUT_MCP_CONFORMANCE": true,
+	"ZUT_GOPLS": true, "ZUT_MCP_SERVERS_DIR": true, "ZUT_CONFORMANCE_DIR": true, "ZUT_MCP_CONFORMANCE": true, "ZUT_TSC": true,
 	// security.md's examples of credentials zut withholds from the
 	// processes it starts without reading them itself.
 	"ANTHROPIC_AUTH_TOKEN": true, "OPENROUTER_TOKEN": true, "GITHUB_TOKEN": true,
