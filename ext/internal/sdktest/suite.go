@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/host"
 	"github.com/zut-go/zut/proto"
@@ -77,7 +78,17 @@ func (s *SDK) Commands(t *testing.T) {
 		if got := display(t, h, "stray", ""); got != "strayed" {
 			t.Fatalf("/stray = %q", got)
 		}
-		log := logOf(t, h, "sdkfull")
+		// The host copies the extension's stderr into its log through a
+		// pipe, so the lines may land a moment after the answer: wait for
+		// them (a hang guard, not a timing assertion).
+		var log string
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			log = logOf(t, h, "sdkfull")
+			missing := slices.ContainsFunc(s.Want.StrayLog, func(w string) bool { return !strings.Contains(log, w) })
+			if !missing || time.Now().After(deadline) {
+				break
+			}
+		}
 		for _, want := range s.Want.StrayLog {
 			if !strings.Contains(log, want) {
 				t.Errorf("the log lacks %q:\n%s", want, log)
