@@ -81,14 +81,7 @@ func (s *SDK) Commands(t *testing.T) {
 		// The host copies the extension's stderr into its log through a
 		// pipe, so the lines may land a moment after the answer: wait for
 		// them (a hang guard, not a timing assertion).
-		var log string
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			log = logOf(t, h, "sdkfull")
-			missing := slices.ContainsFunc(s.Want.StrayLog, func(w string) bool { return !strings.Contains(log, w) })
-			if !missing || time.Now().After(deadline) {
-				break
-			}
-		}
+		log := waitLog(t, h, "sdkfull", s.Want.StrayLog...)
 		for _, want := range s.Want.StrayLog {
 			if !strings.Contains(log, want) {
 				t.Errorf("the log lacks %q:\n%s", want, log)
@@ -361,11 +354,12 @@ func (s *SDK) HostRequestsAndUI(t *testing.T) {
 		if h.PressShortcut("ctrl+bogus") {
 			t.Error("PressShortcut(ctrl+bogus) = true, want the claim refused")
 		}
-		log := logOf(t, h, "sdkfull")
-		for _, want := range []string{
+		wants := []string{
 			`shortcut: key "ctrl+bogus": unknown key name "bogus"`, "zut will refuse it",
 			`ignored register_shortcut key "ctrl+bogus": unknown key name "bogus"`,
-		} {
+		}
+		log := waitLog(t, h, "sdkfull", wants...)
+		for _, want := range wants {
 			if !strings.Contains(log, want) {
 				t.Errorf("the log of sdkfull does not say %q:\n%s", want, log)
 			}
@@ -435,7 +429,21 @@ func (s *SDK) FutureHost(t *testing.T) {
 	if got := display(t, h, "info", ""); got != "s1 b1 fake/m1 1 1200 read 2" {
 		t.Errorf("/info = %q", got)
 	}
-	if log := logOf(t, h, "sdkfull"); !strings.Contains(log, s.Want.FutureLog) {
+	if log := waitLog(t, h, "sdkfull", s.Want.FutureLog); !strings.Contains(log, s.Want.FutureLog) {
 		t.Errorf("the log does not note the unknown frames:\n%s", log)
+	}
+}
+
+// waitLog returns the extension's log once it holds every one of wants,
+// or after 30 s (a hang guard): the host copies the extension's stderr
+// through a pipe, so a line may land a moment after the frame that
+// followed it.
+func waitLog(t *testing.T, h *host.Host, name string, wants ...string) string {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		log := logOf(t, h, name)
+		if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(log, w) }) || time.Now().After(deadline) {
+			return log
+		}
 	}
 }
