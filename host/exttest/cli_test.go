@@ -197,8 +197,9 @@ func TestDocsStateDecisions(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, bad := range []string{"clarifications.md", "shared/spec", "/work/shared"} {
-			if bytes.Contains(data, []byte(bad)) && !strings.HasSuffix(path, "cli_test.go") {
+		// The names are built here so that this file does not hold them.
+		for _, bad := range []string{"clarifications" + ".md", "shared" + "/spec", "/work/" + "shared"} {
+			if bytes.Contains(data, []byte(bad)) {
 				t.Errorf("%s mentions %q, a file outside the repository; state what it says in the repository (docs/protocol.md)", path, bad)
 			}
 		}

@@ -344,7 +344,7 @@ func dir(out bool) string {
 
 func skipWithoutConformance(t *testing.T) {
 	if conformanceDir() == "" {
-		t.Skip("set ZUT_CONFORMANCE_DIR to the absolute path of shared/fixtures to check frames against the MCP schemas")
+		t.Skip("set ZUT_CONFORMANCE_DIR to the directory holding the MCP schemas (mcp/schema/VERSION/schema.json for each version; .ci/run sets it) to check frames against them")
 	}
 }
 
