@@ -51,7 +51,7 @@ func ParseTOML(data []byte) (map[string]any, error) {
 				return nil, err
 			}
 		default:
-			if err := p.keyValue(cur); err != nil {
+			if err := p.keyValue(cur, 0); err != nil {
 				return nil, err
 			}
 		}
@@ -156,13 +156,9 @@ func (p *tomlParser) tableHeader(root map[string]any, defined map[string]bool) (
 		return nil, p.errf("want %s to close the table name", closer)
 	}
 	p.i += len(closer)
-	t := root
-	for n, k := range keys[:len(keys)-1] {
-		next, err := p.descend(t, k, strings.Join(keys[:n+1], "."))
-		if err != nil {
-			return nil, err
-		}
-		t = next
+	t, err := p.parent(root, keys)
+	if err != nil {
+		return nil, err
 	}
 	last := keys[len(keys)-1]
 	full := strings.Join(keys, ".")
@@ -259,8 +255,8 @@ func isBareKey(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// keyValue reads key = value into t.
-func (p *tomlParser) keyValue(t map[string]any) error {
+// keyValue reads key = value into t; depth is the value's nesting.
+func (p *tomlParser) keyValue(t map[string]any, depth int) error {
 	keys, err := p.key()
 	if err != nil {
 		return err
@@ -270,16 +266,13 @@ func (p *tomlParser) keyValue(t map[string]any) error {
 	}
 	p.i++
 	p.skipSpace()
-	v, err := p.value(0)
+	v, err := p.value(depth)
 	if err != nil {
 		return err
 	}
-	for n, k := range keys[:len(keys)-1] {
-		next, err := p.descend(t, k, strings.Join(keys[:n+1], "."))
-		if err != nil {
-			return err
-		}
-		t = next
+	t, err = p.parent(t, keys)
+	if err != nil {
+		return err
 	}
 	last := keys[len(keys)-1]
 	if _, dup := t[last]; dup {
@@ -287,6 +280,19 @@ func (p *tomlParser) keyValue(t map[string]any) error {
 	}
 	t[last] = v
 	return nil
+}
+
+// parent is the table that holds the last of the dotted keys, below t,
+// made on the way where missing.
+func (p *tomlParser) parent(t map[string]any, keys []string) (map[string]any, error) {
+	for n, k := range keys[:len(keys)-1] {
+		next, err := p.descend(t, k, strings.Join(keys[:n+1], "."))
+		if err != nil {
+			return nil, err
+		}
+		t = next
+	}
+	return t, nil
 }
 
 // value reads one value.
@@ -583,32 +589,9 @@ func (p *tomlParser) inlineTable(depth int) (map[string]any, error) {
 	}
 	for {
 		p.skipSpaceNewlines()
-		keys, err := p.key()
-		if err != nil {
+		if err := p.keyValue(out, depth+1); err != nil {
 			return nil, err
 		}
-		if p.eof() || p.peek() != '=' {
-			return nil, p.errf("want = after the key %s", strings.Join(keys, "."))
-		}
-		p.i++
-		p.skipSpace()
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		t := out
-		for n, k := range keys[:len(keys)-1] {
-			next, err := p.descend(t, k, strings.Join(keys[:n+1], "."))
-			if err != nil {
-				return nil, err
-			}
-			t = next
-		}
-		last := keys[len(keys)-1]
-		if _, dup := t[last]; dup {
-			return nil, p.errf("%s is set twice", strings.Join(keys, "."))
-		}
-		t[last] = v
 		p.skipSpaceNewlines()
 		if p.eof() {
 			return nil, p.errf("the inline table is not closed with }")
