@@ -45,6 +45,7 @@ var importPolicy = map[string][]string{
 	"agent/skills":            {"provider"},
 	"agent/tools":             {"agent/sandbox", "agent/skills", "provider", "proto/regular"},
 	"agent/sandbox":           {},
+	"agent/zutfile":           {"proto/regular"},
 
 	// The work around the conversation: the plan, the goal and its
 	// continuation, the schedule, resident subagents. Above the agent,

@@ -52,7 +52,7 @@ func Exec(args []string) error {
 // interface and the mounts (which need the namespace's capabilities),
 // then no capabilities, no new privileges, Landlock and seccomp.
 func apply(p Policy) error {
-	if p.Network == NetworkNone {
+	if p.Network == NetworkNone || p.Network == NetworkProxy {
 		if err := loopbackUp(); err != nil {
 			return fmt.Errorf("bring up loopback in the network namespace: %v", err)
 		}

@@ -17,7 +17,7 @@ func namespaces(cmd *exec.Cmd, p Policy) {
 	}
 	a := cmd.SysProcAttr
 	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
-	if p.Network == NetworkNone {
+	if p.Network == NetworkNone || p.Network == NetworkProxy {
 		a.Cloneflags |= syscall.CLONE_NEWNET
 	}
 	uid, gid := os.Getuid(), os.Getgid()

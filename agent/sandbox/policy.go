@@ -18,6 +18,10 @@ const (
 	// own processes, nothing else is reachable (not the host's loopback
 	// either).
 	NetworkNone Network = "none"
+	// NetworkProxy is a network namespace of its own, like NetworkNone,
+	// where 127.0.0.1 also holds an HTTP proxy (in $HTTP_PROXY and
+	// $HTTPS_PROXY) that reaches only Policy.Hosts.
+	NetworkProxy Network = "proxy"
 )
 
 // Policy is what a confined process may do. The zero Policy may read
@@ -39,6 +43,10 @@ type Policy struct {
 	Hidden []string `json:"hidden,omitempty"`
 	// Network is the network the process sees; "" is NetworkFull.
 	Network Network `json:"network,omitempty"`
+	// Hosts are the hosts NetworkProxy's proxy reaches: names
+	// ("github.com"), "*.example.org" for its subdomains, "localhost"
+	// for the machine's own servers.
+	Hosts []string `json:"hosts,omitempty"`
 	// ConnectTCP and BindTCP, when not nil, are the only TCP ports the
 	// process may connect to and bind (Landlock, ABI 4 and later). Other
 	// protocols (UDP, raw sockets) are not restricted by them; use
@@ -59,7 +67,7 @@ func (p Policy) netRules() bool { return p.ConnectTCP != nil || p.BindTCP != nil
 // needsNamespaces reports whether the policy needs a user namespace:
 // for mounts (read-only subtrees, hidden paths) or a network of its own.
 func (p Policy) needsNamespaces() bool {
-	return len(p.ReadOnly) > 0 || len(p.Hidden) > 0 || p.Network == NetworkNone
+	return len(p.ReadOnly) > 0 || len(p.Hidden) > 0 || p.Network == NetworkNone || p.Network == NetworkProxy
 }
 
 // writable reports whether path is inside a Write tree and not inside a
@@ -91,9 +99,9 @@ func (p Policy) check() error {
 		return fmt.Errorf("sandbox policy: temp dir %q is not absolute", p.TempDir)
 	}
 	switch p.Network {
-	case "", NetworkFull, NetworkNone:
+	case "", NetworkFull, NetworkNone, NetworkProxy:
 	default:
-		return fmt.Errorf("sandbox policy: network %q is not %q or %q", p.Network, NetworkFull, NetworkNone)
+		return fmt.Errorf("sandbox policy: network %q is not %q, %q or %q", p.Network, NetworkFull, NetworkNone, NetworkProxy)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func (s Support) missing(p Policy) []string {
 	if (len(p.ReadOnly) > 0 || len(p.Hidden) > 0) && !s.MountNS {
 		out = append(out, MechMountNS)
 	}
-	if p.Network == NetworkNone && !s.NetNS {
+	if (p.Network == NetworkNone || p.Network == NetworkProxy) && !s.NetNS {
 		out = append(out, MechNetNS)
 	}
 	if !s.Seccomp {
