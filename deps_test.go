@@ -24,7 +24,7 @@ import (
 // but proto/regular, the leaf that reads the files anyone can plant and
 // writes the capped logs.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/sandbox", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
+	"": {"agent/app", "agent/sandbox", "agent/zutfile", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
@@ -35,7 +35,7 @@ var importPolicy = map[string][]string{
 	// The assembled app.
 	"agent/app": {"agent", "agent/permissions", "agent/sandbox", "agent/session", "agent/skills", "agent/tools", "agent/tools/lsp", "agent/tools/python",
 		"agent/tools/syntax", "agent/tools/web", "agent/tools/worktree", "host", "host/hooks", "host/mcp", "proto", "provider",
-		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
+		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent", "agent/zutfile"},
 
 	// The agent and what it runs.
 	"agent":                   {"agent/permissions", "agent/session", "agent/tools", "provider"},

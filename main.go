@@ -15,6 +15,7 @@
 //	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut sandbox check               what this machine offers the OS sandbox of commands
+//	zut run SOURCE [prompt]         run a packaged agent within its permissions
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
@@ -45,6 +46,7 @@ import (
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
 	"github.com/zut-go/zut/agent/sandbox"
+	"github.com/zut-go/zut/agent/zutfile"
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
@@ -140,6 +142,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return authcmd.Run(ctx, &authcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: env.Getenv, Home: env.Home()}, args[1:])
 		case "rpc":
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
+		case "run":
+			return runPackaged(ctx, env, args[1:])
 		case "sandbox":
 			return runSandbox(env, args[1:])
 		case "internal":
@@ -162,7 +166,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "sandbox", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "sandbox", "rpc", "run", "help", "version"}
 
 // runSandbox is zut sandbox: check prints what the machine supports.
 func runSandbox(e *app.Env, args []string) error {
@@ -207,6 +211,44 @@ func runAgent(ctx context.Context, e *app.Env, args []string) error {
 	case o.ListModels:
 		return provider.ListModels(ctx, app.ProviderOptions(e, o), e.Stdout, o.Mode == "json")
 	}
+	return runMode(ctx, e, o)
+}
+
+// runPackaged is zut run: it loads the agent SOURCE names and runs the
+// main command with it (app.Options.Agent), in the mode the flags choose.
+func runPackaged(ctx context.Context, e *app.Env, args []string) error {
+	o, err := app.ParseRunOptions(args)
+	if err != nil {
+		return err
+	}
+	if o.Help {
+		_, err := io.WriteString(e.Stdout, runAgentHelp)
+		return err
+	}
+	if len(o.Prompt) == 0 {
+		return app.Usagef("zut run needs the agent to run: zut run DIR|FILE.zut|owner/repo[/path] [prompt] (zut help run)")
+	}
+	src := o.Prompt[0]
+	o.Prompt = o.Prompt[1:]
+	ag, cleanup, err := zutfile.Load(ctx, src, zutfile.LoadOptions{Keep: o.AgentKeep})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := cleanup(); err != nil {
+			fmt.Fprintf(e.Stderr, "zut: warning: remove the agent's temporary copy: %v\n", err)
+		}
+	}()
+	if ag.Kept != "" {
+		fmt.Fprintf(e.Stderr, "zut: the copy of agent %s is kept in %s\n", ag.Manifest.Name, ag.Kept)
+	}
+	o.Agent = ag
+	return runMode(ctx, e, o)
+}
+
+// runMode runs the parsed main command (or zut run) in the mode the
+// flags and the terminal choose.
+func runMode(ctx context.Context, e *app.Env, o app.Options) error {
 	if o.CWD != "" {
 		// --cwd is as if zut had been started there: the project, its
 		// sessions, context files and tools all follow the directory.
@@ -300,7 +342,9 @@ Usage:
   zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
   zut sandbox check             what this machine offers the OS sandbox of commands (zut help sandbox)
-  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sandbox, sessions, telegram, trust
+  zut run SOURCE [prompt]       run a packaged agent (a zutfile: DIR, FILE.zut, owner/repo[/path])
+                                within its permissions (zut help run, docs/zutfiles.md)
+  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, run, sandbox, sessions, telegram, trust
 
 Model:
   --demo                        the built-in demo model: scripted answers, no key, no network
@@ -374,6 +418,7 @@ var helpTopics = map[string]string{
 	"config":      app.ConfigHelp,
 	"trust":       app.TrustHelp,
 	"sessions":    app.SessionsHelp,
+	"run":         runAgentHelp,
 	"rpc": `zut rpc — headless RPC mode
 
 Usage:
@@ -412,3 +457,37 @@ func runHelp(e *app.Env, args []string) error {
 	_, err := fmt.Fprint(e.Stdout, text)
 	return err
 }
+
+const runAgentHelp = `zut run — run a packaged agent (a zutfile) within its permissions
+
+Usage:
+  zut run [flags] SOURCE [prompt]
+
+SOURCE is a directory holding manifest.json (and AGENT.md, skills/), a .zut
+archive (zut pack), or owner/repo[/path], a GitHub repository cloned into a
+temporary directory (an existing local path always wins). The agent's
+AGENT.md is added to the system prompt (or replaces it), its skills come
+first, its model is used unless --provider or --model says otherwise, and
+its sessions and data live in $ZUT_HOME/agents/NAME/.
+
+Its manifest's permissions are a ceiling nothing widens (not --yolo, not
+--allow, not a mode): the file tools refuse paths outside fs.read and
+fs.write, bash follows "none", "ask" or "allowlist", and its commands and
+bundled extensions run in the OS sandbox of those permissions, with only
+net.allow's hosts and env.read's variables. A machine that cannot enforce
+them refuses to start the agent. docs/zutfiles.md has the details.
+
+The first run of an agent (of each digest) asks for consent, listing every
+permission; print, JSON and RPC modes cannot ask, and refuse unless --yes.
+
+Flags: every flag of zut (zut help flags: -p, --json, --mode rpc, --model,
+-c, ...), and
+  --yes                         consent to the agent's permissions (remembered for its digest)
+  --keep                        keep the copy of an agent fetched from an archive or a repository
+
+Examples:
+  zut run examples/agents/code-reviewer            review in the interactive UI
+  zut run -p --yes ./code-reviewer 'review main.go'
+  zut run reviewer.zut -c                          continue the agent's latest session here
+  zut run acme/agents/reviewer --json 'review the diff'
+`

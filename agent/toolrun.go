@@ -70,6 +70,12 @@ type Policy struct {
 	// DenyHint, when set, replaces the --no-yolo advice in the message
 	// of a call DenyMutating refuses (for example: add an --allow rule).
 	DenyHint string
+	// AlwaysAsk are tools every call of which a person confirms: no
+	// allow rule, no Yolo and no "always" answer lets one run unasked,
+	// and without a Confirmer each is refused (a packaged agent's bash
+	// "ask"). AlwaysAskWhy names who demands it, for the refusal.
+	AlwaysAsk    []string
+	AlwaysAskWhy string
 }
 
 // policy returns the confirmation policy and confirmer.
@@ -283,7 +289,7 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 		why = ": " + d.Reason
 	}
 	switch {
-	case c.hookPerm == "allow" && effect != permissions.Deny && effect != permissions.Ask:
+	case c.hookPerm == "allow" && effect != permissions.Deny && effect != permissions.Ask && !slices.Contains(pol.AlwaysAsk, name):
 		// A PreToolUse hook allowed it: no question, unless a rule
 		// denies or asks.
 		return verdict{}
@@ -294,9 +300,14 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 		a.cfg.Emit(Notice{Level: "warn", Message: "refused " + name + ": " + reason})
 		return verdict{deny: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}
 	}
+	always := slices.Contains(pol.AlwaysAsk, name)
 	switch {
 	case effect == permissions.Deny:
 		return refuse(fmt.Sprintf("the permission rule deny %s (%s) refuses it%s; do it another way or ask the user", rule, rule.Source.Describe(), why))
+	case always && confirmer == nil:
+		return refuse(fmt.Sprintf("%s has every %s call confirmed by a person, and nobody can confirm it in this mode; run it in the interactive UI or do without it", pol.AlwaysAskWhy, name))
+	case always:
+		// asked below, whatever the rules, --yolo or an earlier "always"
 	case effect == permissions.Allow, pol.Yolo:
 		return verdict{}
 	}
@@ -304,13 +315,13 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 	if m, ok := c.bt.(tools.Mutator); ok {
 		mutates = m.Mutates(args)
 	}
-	if !mutates && effect != permissions.Ask {
+	if !mutates && effect != permissions.Ask && !always {
 		return verdict{}
 	}
 	a.mu.Lock()
 	remembered := a.always[name]
 	a.mu.Unlock()
-	if remembered && effect != permissions.Ask {
+	if remembered && effect != permissions.Ask && !always {
 		return verdict{}
 	}
 	if confirmer == nil {
@@ -359,7 +370,7 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 		}
 		return verdict{deny: true, reason: fmt.Sprintf("tool %q was denied: %s", name, reason)}
 	}
-	if ans.Always {
+	if ans.Always && !always {
 		a.mu.Lock()
 		a.always[name] = true
 		a.mu.Unlock()

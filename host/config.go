@@ -14,6 +14,9 @@ type Config struct {
 	Home    string   // $ZUT_HOME: extensions/ and logs/ live here
 	CWD     string   // the user's project directory
 	ExtDirs []string // --ext, loaded first and kept across Reload
+	// OnlyExtDirs loads ExtDirs alone: no project or global extension
+	// is discovered (a packaged agent's run, zut run).
+	OnlyExtDirs bool
 
 	// Env is the environment of every extension process, in the form of
 	// os.Environ. The app passes provider.ChildEnv(os.Environ()), which

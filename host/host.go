@@ -72,6 +72,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 // loadAll discovers and loads one generation of extensions. h.life held.
 func (h *Host) loadAll(ctx context.Context) {
 	entries := Discover(h.cfg.Home, h.cfg.CWD, h.cfg.ExtDirs)
+	if h.cfg.OnlyExtDirs {
+		entries = Discover("", "", h.cfg.ExtDirs)
+	}
 	ApplyTrust(entries, h.cfg.TrustProject)
 	records := make([]*record, len(entries))
 	var wg sync.WaitGroup

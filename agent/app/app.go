@@ -56,6 +56,7 @@ type App struct {
 	refreshMu   sync.Mutex        // one refreshTools at a time: tools and system prompt change together
 	work        *work             // plan, goal, schedule, subagents (work.go)
 	sandbox     *appSandbox       // the OS sandbox of commands (sandbox.go)
+	packaged    *packaged         // zut run's agent and its ceiling (zutagent.go); nil otherwise
 	emit        func(agent.Event) // the frontend's, with the work's tap
 
 	contextFiles []agent.ContextFile // those of the last system prompt, for zut config show
@@ -120,13 +121,21 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 			return nil, Usagef("--ext %s: %s; give the directory of an extension (the one with extension.json)", d, why)
 		}
 	}
+	if o.Agent != nil && len(o.Exts) > 0 {
+		return nil, Usagef("zut run loads only the agent's own extensions (its manifest's \"extensions\"); drop --ext")
+	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
+	if err := a.initPackaged(); err != nil {
+		return nil, err
+	}
 	if o.Orchestrate {
 		off := append(append([]string(nil), a.settings.DisabledTools...), o.NoTools...)
 		if slices.Contains(off, "subagent_spawn") || len(o.Tools) > 0 && !slices.Contains(o.Tools, "subagent_spawn") {
 			return nil, Usagef("--orchestrate delegates with subagent_spawn, which --tools, --no-tools or disabled_tools switched off")
 		}
 	}
+	// The agent's model comes before config.json's.
+	a.packaged.preferModel(&o)
 	// config.json's model and reasoning stand in for the flags in every
 	// mode (the bot's too).
 	if o.Model == "" && o.Provider == "" && a.settings.Model != "" {
@@ -158,24 +167,31 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 			fmt.Fprintf(e.Stderr, "zut: warning: %s\n", res.Keyless)
 		}
 	}
+	if err := a.checkRequirements(); err != nil {
+		return nil, err
+	}
 	if err := a.initSandbox(); err != nil {
 		return nil, err
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
 	a.claude = loadClaude(e.Getenv("HOME"), cwd)
-	if !a.trust.Trusted && !f.Interactive {
+	if !a.trust.Trusted && !f.Interactive && a.packaged == nil {
 		fmt.Fprintf(e.Stderr, "zut: %s\n", a.trust.untrustedNote())
 	}
 
 	if err := a.openSession(); err != nil {
 		return nil, err
 	}
-	if err := a.startMCP(); err != nil {
-		a.Close()
-		return nil, err
+	if a.packaged == nil {
+		// An agent's run starts no MCP server: they would run outside
+		// its ceiling.
+		if err := a.startMCP(); err != nil {
+			a.Close()
+			return nil, err
+		}
 	}
 
-	if !o.NoExtensions {
+	if !o.NoExtensions && (a.packaged == nil || len(a.packaged.extensionDirs()) > 0) {
 		cfg := a.hostConfig()
 		h, err := host.Start(ctx, cfg)
 		if err != nil {
@@ -192,6 +208,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	if !o.NoSkills {
 		a.skills = skills.Discover(skills.Options{CWD: cwd, Root: a.trust.Root, ZutHome: a.home, Home: e.Getenv("HOME"), ExtensionDirs: extSkillDirs})
+		if a.packaged != nil {
+			a.skills = a.packaged.skills(a.skills)
+		}
 	}
 	a.templates = a.loadTemplates()
 	a.tools = a.buildTools(a.skills)
@@ -222,7 +241,10 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if a.bridge != nil {
 		cfg.Extensions = a.bridge
 	}
-	if hb := a.startHooks(cfg.Extensions); hb != nil {
+	if a.packaged != nil {
+		cfg.Policy.AlwaysAsk = a.packaged.alwaysAsk()
+		cfg.Policy.AlwaysAskWhy = "the agent " + a.packaged.name + "'s bash permission \"ask\""
+	} else if hb := a.startHooks(cfg.Extensions); hb != nil {
 		cfg.Extensions = hb
 		a.hookContext = hb.sessionStart(ctx, a.sessionSource())
 		cfg.System += a.hookSection()
@@ -278,7 +300,8 @@ func ProviderOptions(e *Env, o Options) provider.Options {
 }
 
 // SessionsDir is where session files live.
-func (a *App) SessionsDir() string { return filepath.Join(a.home, "sessions") }
+// With zut run they are the agent's own ($ZUT_HOME/agents/<name>/sessions).
+func (a *App) SessionsDir() string { return AgentSessionsDir(a.home, a.opts) }
 
 // openSession picks the session from the flags: --no-session (and a
 // MemorySession frontend without --session, -c or -r) keeps it in memory.
@@ -368,6 +391,7 @@ func (a *App) hostConfig() host.Config {
 		Home:            a.home,
 		CWD:             a.cwd,
 		ExtDirs:         a.opts.Exts,
+		OnlyExtDirs:     a.packaged != nil,
 		ZutVersion:      Version,
 		Session:         protoSession(&id),
 		Builtins:        a.activeBuiltins(),
@@ -380,6 +404,9 @@ func (a *App) hostConfig() host.Config {
 	if a.resolved != nil {
 		cfg.Provider = a.resolved.Provider.Name
 		cfg.Model = a.resolved.Model.ID
+	}
+	if a.packaged != nil {
+		cfg.ExtDirs = a.packaged.extensionDirs()
 	}
 	return cfg
 }
@@ -394,6 +421,9 @@ func (a *App) systemPrompt() (string, error) {
 	appendText, err := textOrFile(a.opts.AppendSystemPrompt)
 	if err != nil {
 		return "", fmt.Errorf("--append-system-prompt: %w", err)
+	}
+	if a.packaged != nil {
+		replace, appendText = a.packaged.prompt(replace, appendText)
 	}
 	var manifest string
 	if idx := a.Skills(); idx != nil {

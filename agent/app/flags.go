@@ -108,11 +108,28 @@ func (o *Options) Register(fs *flag.FlagSet) {
 // names the flag, suggests the one meant and says where help is (out and
 // usage are no longer written to; they are kept for the callers).
 func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
+	return parseOptions(args, nil, "zut --help lists the flags")
+}
+
+// ParseRunOptions parses the command line of zut run: every flag of the
+// main command, --yes and --keep; the first word left is the agent's
+// source, the others the prompt.
+func ParseRunOptions(args []string) (Options, error) {
+	return parseOptions(args, func(fs *flag.FlagSet, o *Options) {
+		fs.BoolVar(&o.AgentYes, "yes", false, "consent to the agent's permissions (remembered for its digest)")
+		fs.BoolVar(&o.AgentKeep, "keep", false, "keep the copy of an agent fetched from an archive or a repository")
+	}, "zut help run lists the flags")
+}
+
+func parseOptions(args []string, extra func(*flag.FlagSet, *Options), help string) (Options, error) {
 	var o Options
 	fs := flag.NewFlagSet("zut", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	o.Register(fs)
+	if extra != nil {
+		extra(fs, &o)
+	}
 	rest := joinResumeID(args)
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -120,7 +137,7 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 				o.Help = true
 				return o, nil
 			}
-			return o, FlagError(fs, err, "zut --help lists the flags")
+			return o, FlagError(fs, err, help)
 		}
 		consumed := len(rest) - len(fs.Args())
 		if consumed > 0 && rest[consumed-1] == "--" {

@@ -1,5 +1,7 @@
 package app
 
+import "github.com/zut-go/zut/agent/zutfile"
+
 // Options are what the command line chose for one run of zut. main parses
 // them with the flag package and passes them by value to the mode that
 // runs; the app reads what concerns the model, the session, the prompt,
@@ -44,6 +46,14 @@ type Options struct {
 	Version            bool
 	Help               bool
 	Prompt             []string
+
+	// Agent is the packaged agent zut run runs (nil for zut itself): its
+	// manifest's ceiling bounds everything the run may do. AgentYes is
+	// zut run --yes (consent to its permissions, remembered) and
+	// AgentKeep zut run --keep (keep a fetched agent's copy).
+	Agent     *zutfile.Agent
+	AgentYes  bool
+	AgentKeep bool
 
 	// Allow and Deny are permission rules for this run (--allow, --deny):
 	// "bash(go test *)", "edit(docs/**)", "read".

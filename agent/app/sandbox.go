@@ -101,6 +101,11 @@ type appSandbox struct {
 	mode    sandbox.Mode
 	project *sandbox.Project // made on the first confined command
 	tmp     string           // the private temp dir, removed by Close
+
+	// agent, with zut run, is the policy of every child of the packaged
+	// agent (its bash, python and extensions), whatever the mode; nil
+	// otherwise.
+	agent *sandbox.Policy
 }
 
 // initSandbox chooses the mode: --sandbox, else config.json (the
@@ -129,6 +134,23 @@ func (a *App) initSandbox() error {
 	}
 	s.mode = m
 	a.sandbox = s
+	if p := a.packaged; p != nil {
+		// The agent's ceiling is its sandbox: the user's mode may narrow
+		// it (read-only: no writes), never widen it.
+		p.readOnly = m == sandbox.ReadOnly
+		tmp, err := os.MkdirTemp("", "zut-agent-")
+		if err != nil {
+			return fmt.Errorf("zut run: make the agent's private temp dir: %v", err)
+		}
+		s.tmp = tmp
+		pol, err := p.sandboxPolicy(s, tmp)
+		if err != nil {
+			os.RemoveAll(tmp)
+			s.tmp = ""
+			return err
+		}
+		s.agent = &pol
+	}
 	return nil
 }
 
@@ -136,6 +158,9 @@ func (a *App) initSandbox() error {
 func (a *App) SandboxMode() string {
 	if a.sandbox == nil {
 		return string(sandbox.DangerFullAccess)
+	}
+	if a.packaged != nil {
+		return a.packaged.mode()
 	}
 	a.sandbox.mu.Lock()
 	defer a.sandbox.mu.Unlock()
@@ -153,6 +178,9 @@ func (a *App) SetSandboxMode(mode string) error {
 	s := a.sandbox
 	if s == nil {
 		return fmt.Errorf("sandbox: not available in this run")
+	}
+	if a.packaged != nil {
+		return fmt.Errorf("sandbox: the agent %s runs in the sandbox of its own permissions, which no mode changes", a.packaged.name)
 	}
 	if p, confined := m.Policy(sandbox.Project{Dir: a.cwd}); confined {
 		if _, err := s.sb.Confine(exec.Command("true"), string(m), p); err != nil {
@@ -173,6 +201,9 @@ func (a *App) ConfineCommand(cmd *exec.Cmd) (*sandbox.Confined, error) {
 	if a.sandbox == nil {
 		return nil, nil
 	}
+	if p := a.packaged; p != nil && p.ceiling.Bash.Mode == "none" {
+		return nil, fmt.Errorf("the agent %s may run no commands (its bash permission is \"none\")", p.name)
+	}
 	return a.sandbox.Confine(cmd)
 }
 
@@ -185,6 +216,15 @@ func (a *App) UnconfinedAgain(ctx context.Context, command string, blocked []str
 // Confine confines cmd, not yet started, in the sandbox in force
 // (tools.Sandbox); "!cmd" in the UI uses it too.
 func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
+	if p := s.a.packaged; p != nil {
+		s.mu.Lock()
+		pol := s.agent
+		s.mu.Unlock()
+		if pol == nil {
+			return nil, fmt.Errorf("sandbox %s: closed with the run; the command was not run", p.mode())
+		}
+		return s.sb.Confine(cmd, p.mode(), *pol)
+	}
 	s.mu.Lock()
 	mode := s.mode
 	if mode == sandbox.DangerFullAccess {
@@ -254,7 +294,7 @@ func (s *appSandbox) Generation() uint64 { return s.gen.Load() }
 // remembers nothing, whether a blocked command may run once without the
 // sandbox. Without a confirmer (print and JSON modes) the answer is no.
 func (s *appSandbox) Unconfined(ctx context.Context, tool, command string, blocked []string) bool {
-	if s.a.agent == nil {
+	if s.a.agent == nil || s.a.packaged != nil { // an agent's command never runs unconfined
 		return false
 	}
 	c := s.a.agent.Confirmer()
@@ -272,7 +312,7 @@ func (s *appSandbox) Unconfined(ctx context.Context, tool, command string, block
 // children reports whether extensions, MCP servers and language servers
 // run in the sandbox too (sandbox.children).
 func (s *appSandbox) children() bool {
-	return s.settings.Children != nil && *s.settings.Children
+	return s.a.packaged != nil || s.settings.Children != nil && *s.settings.Children
 }
 
 // childWrap is the command wrapper of the extension host, the MCP
@@ -296,6 +336,7 @@ func (s *appSandbox) close() {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""
 		s.project = nil
+		s.agent = nil
 	}
 }
 

@@ -64,6 +64,9 @@ func (a *App) toolConfig(idx *skills.Index) tools.Config {
 	if a.sess != nil {
 		cfg.SessionID = a.sess.ID()
 	}
+	if a.packaged != nil {
+		cfg.Scope = a.packaged.scope()
+	}
 	return cfg.WithDefaults()
 }
 
@@ -74,14 +77,19 @@ func (a *App) toolConfig(idx *skills.Index) tools.Config {
 func (a *App) childEnv() []string {
 	env := os.Environ()
 	if a.settings.PassKeys {
-		return provider.PassEnv(env)
+		env = provider.PassEnv(env)
+	} else {
+		var keys []string
+		if a.resolved != nil {
+			keys = a.resolved.Provider.KeyEnv
+		}
+		env, _ = provider.ChildEnv(env, keys...)
 	}
-	var keys []string
-	if a.resolved != nil {
-		keys = a.resolved.Provider.KeyEnv
+	if a.packaged != nil {
+		// An agent's children see only the variables of its env.read.
+		env = a.packaged.filterEnv(env)
 	}
-	out, _ := provider.ChildEnv(env, keys...)
-	return out
+	return env
 }
 
 // disabledTools are the names switched off for this run.
@@ -164,7 +172,20 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 		all = append(all, ts.added[k]...)
 	}
 	off := a.disabledTools()
-	return slices.DeleteFunc(all, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
+	return slices.DeleteFunc(all, func(t tools.Tool) bool {
+		n := t.Definition().Name
+		return slices.Contains(off, n) || !a.packagedOffers(n)
+	})
+}
+
+// packagedOffers reports whether the ceiling of zut run's agent lets the
+// built-in tool name be offered (always true without an agent).
+func (a *App) packagedOffers(name string) bool {
+	if a.packaged == nil || !slices.Contains(ToolNames, name) {
+		return true
+	}
+	ok, _ := a.packaged.offered(name, webHostGating)
+	return ok
 }
 
 // closeTools stops the interpreter and the language servers and closes

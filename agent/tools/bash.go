@@ -90,8 +90,22 @@ func (t *bashTool) Describe(raw json.RawMessage) string {
 
 // Validate reports what Run would reject in the arguments.
 func (t *bashTool) Validate(raw json.RawMessage) error {
-	_, _, err := parseBash(raw)
-	return err
+	command, _, err := parseBash(raw)
+	if err != nil {
+		return err
+	}
+	return t.cfg.checkCommand(command)
+}
+
+// checkCommand is the scope's verdict on a command line (nil: it may run).
+func (cfg Config) checkCommand(command string) error {
+	if cfg.Scope == nil || cfg.Scope.Commands == nil {
+		return nil
+	}
+	if err := cfg.Scope.Commands(command); err != nil {
+		return fmt.Errorf("bash: %v; the command was not run", err)
+	}
+	return nil
 }
 
 // parseBash checks the arguments of a bash call.
@@ -117,6 +131,9 @@ func parseBash(raw json.RawMessage) (command string, secs int, err error) {
 func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) Result {
 	command, secs, err := parseBash(raw)
 	if err != nil {
+		return errorResult("%v", err)
+	}
+	if err := t.cfg.checkCommand(command); err != nil {
 		return errorResult("%v", err)
 	}
 	if ctx.Err() != nil {

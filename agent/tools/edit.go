@@ -75,8 +75,11 @@ type replacement struct {
 // Validate reports what Run would reject in the arguments (the file
 // itself is checked by Plan).
 func (t *editTool) Validate(raw json.RawMessage) error {
-	_, _, err := parseEdit(raw)
-	return err
+	p, _, err := parseEdit(raw)
+	if err != nil {
+		return err
+	}
+	return t.cfg.CheckScope("edit", t.cfg.resolve(p), true)
 }
 
 // parseEdit checks the arguments of an edit call.
@@ -113,6 +116,9 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		return errorResult("%v", err)
 	}
 	abs := t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("edit", abs, true); err != nil {
+		return errorResult("%v", err)
+	}
 	shown := t.cfg.display(abs)
 	fi, err := os.Stat(abs)
 	if err != nil {

@@ -182,6 +182,10 @@ func (t *grepTool) parse(raw json.RawMessage) (*grepQuery, *Result) {
 		}
 	}
 	q.root = t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("grep", q.root, false); err != nil {
+		r := errorResult("%v", err)
+		return nil, &r
+	}
 	fi, err := os.Stat(q.root)
 	if err != nil {
 		r := t.cfg.statError("grep", q.root, err)

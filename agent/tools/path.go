@@ -177,3 +177,91 @@ func (cfg Config) statError(tool, abs string, err error) Result {
 	}
 	return errorResult("%s: %s: %v", tool, cfg.display(abs), err)
 }
+
+// Scope is the most the file tools may touch, for a packaged agent's
+// permission ceiling (zut run): read, grep, the skill tool and the ast
+// tool refuse a path outside Read and Write, write and edit one outside
+// Write. Paths are absolute and clean; a path is checked after its
+// symbolic links are resolved (those of its nearest existing parent for
+// a file not yet created), and so are the trees, so a link inside a tree
+// cannot lead out of it. Nil in Config means no limit.
+type Scope struct {
+	Read  []string // trees that may be read
+	Write []string // trees that may also be written; readable too
+	// Commands, when not nil, vets each command line bash is to run:
+	// an error refuses it, and says why, before it starts.
+	Commands func(command string) error
+	// Owner names the ceiling in messages ("the agent code-reviewer").
+	Owner string
+}
+
+// CheckScope reports whether tool may touch abs (resolved, absolute):
+// nil when no scope is set or abs lies in it; otherwise an error naming
+// the path, the trees it may touch and whose ceiling says so. write asks
+// for a Write tree.
+func (cfg Config) CheckScope(tool, abs string, write bool) error {
+	s := cfg.Scope
+	if s == nil {
+		return nil
+	}
+	real := realPath(abs)
+	trees, what := s.Write, "write"
+	if !write {
+		trees, what = append(append([]string(nil), s.Read...), s.Write...), "read"
+	}
+	for _, t := range trees {
+		if pathWithin(real, realPath(t)) {
+			return nil
+		}
+	}
+	owner := s.Owner
+	if owner == "" {
+		owner = "this run's permission ceiling"
+	}
+	shown := cfg.display(abs)
+	if real != abs {
+		shown += " (which is " + real + ")"
+	}
+	if len(trees) == 0 {
+		return fmt.Errorf("%s: %s is outside what %s may %s: it may %s nothing; the call was not run", tool, shown, owner, what, what)
+	}
+	return fmt.Errorf("%s: %s is outside what %s may %s (%s); the call was not run, stay inside those trees", tool, shown, owner, what, strings.Join(trees, ", "))
+}
+
+// realPath is abs with its symbolic links resolved: those of the path
+// itself, else of its nearest existing parent with the rest appended; a
+// dangling link is followed to where it points (a write through it would
+// create its target).
+func realPath(abs string) string { return realPathDepth(abs, 0) }
+
+// maxLinkHops bounds the dangling links realPath follows.
+const maxLinkHops = 40
+
+func realPathDepth(abs string, hops int) string {
+	rest := ""
+	for p := abs; ; {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 && hops < maxLinkHops {
+			if target, err := os.Readlink(p); err == nil {
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(p), target)
+				}
+				return realPathDepth(filepath.Join(target, rest), hops+1)
+			}
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
+// pathWithin reports whether path is root or inside it, by name.
+func pathWithin(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

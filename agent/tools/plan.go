@@ -37,6 +37,9 @@ func (t *writeTool) Plan(raw json.RawMessage) (FileChange, error) {
 		return FileChange{}, errors.New("write: path is empty")
 	}
 	abs := t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("write", abs, true); err != nil {
+		return FileChange{}, err
+	}
 	old, tooBig, err := readForDiff(abs)
 	if err != nil {
 		return FileChange{}, fmt.Errorf("write: %s: %v", t.cfg.display(abs), err)
@@ -61,6 +64,9 @@ func (t *editTool) Plan(raw json.RawMessage) (FileChange, error) {
 		return FileChange{}, err
 	}
 	abs := t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("edit", abs, true); err != nil {
+		return FileChange{}, err
+	}
 	shown := t.cfg.display(abs)
 	fi, err := os.Stat(abs)
 	switch {

@@ -87,6 +87,9 @@ func (t *readTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		return errorResult("read: path is empty; give the file to read")
 	}
 	abs := t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("read", abs, false); err != nil {
+		return errorResult("%v", err)
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return t.cfg.statError("read", abs, err)

@@ -14,7 +14,10 @@ import (
 const skillMaxBytes = 50 << 10
 
 // skillTool loads a skill's instructions.
-type skillTool struct{ index *skills.Index }
+type skillTool struct {
+	index *skills.Index
+	cfg   Config
+}
 
 func (t *skillTool) Definition() provider.Tool {
 	return definition("skill",
@@ -49,7 +52,13 @@ func (t *skillTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 	if err != nil {
 		return errorResult("%v", err)
 	}
-	return Skill(t.index, strings.TrimPrefix(strings.TrimSpace(name), "/skill:"))
+	name = strings.TrimPrefix(strings.TrimSpace(name), "/skill:")
+	if s, ok := t.index.Lookup(name); ok {
+		if err := t.cfg.CheckScope("skill", s.Path, false); err != nil {
+			return errorResult("%v", err)
+		}
+	}
+	return Skill(t.index, name)
 }
 
 // Skill is the result of loading the skill called name: its SKILL.md body

@@ -126,6 +126,9 @@ type Config struct {
 	NoRipgrep bool
 	// Sandbox confines the commands bash and python start (nil: none).
 	Sandbox Sandbox
+	// Scope, when not nil, limits the paths the file tools touch and the
+	// commands bash runs (a packaged agent's ceiling, see Scope).
+	Scope *Scope
 }
 
 // Sandbox is the OS sandbox in force, as the app keeps it (agent/sandbox
@@ -157,7 +160,7 @@ func Builtins(cfg Config) []Tool {
 		&grepTool{cfg: cfg},
 	}
 	if cfg.Skills != nil {
-		ts = append(ts, &skillTool{index: cfg.Skills})
+		ts = append(ts, &skillTool{index: cfg.Skills, cfg: cfg})
 	}
 	return ts
 }

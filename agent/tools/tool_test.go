@@ -224,7 +224,7 @@ func TestArgs(t *testing.T) {
 		{"grep newline", &grepTool{cfg}, `{"pattern":"a\\nb"}`, "grep: pattern \"a\\\\nb\" contains a newline"},
 		{"grep glob", &grepTool{cfg}, `{"pattern":"a","glob":"[x"}`, ""},
 		{"write content", &writeTool{cfg}, `{"path":"a"}`, "write: content is required"},
-		{"skill name", &skillTool{skills.New()}, `{}`, "skill: name is required"},
+		{"skill name", &skillTool{index: skills.New()}, `{}`, "skill: name is required"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

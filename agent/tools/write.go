@@ -44,8 +44,11 @@ func (t *writeTool) Mutates(json.RawMessage) bool { return true }
 
 // Validate reports what Run would reject in the arguments.
 func (t *writeTool) Validate(raw json.RawMessage) error {
-	_, _, err := parseWrite(raw)
-	return err
+	p, _, err := parseWrite(raw)
+	if err != nil {
+		return err
+	}
+	return t.cfg.CheckScope("write", t.cfg.resolve(p), true)
 }
 
 // parseWrite checks the arguments of a write call.
@@ -75,6 +78,9 @@ func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 		return errorResult("write: aborted before writing %s", p)
 	}
 	abs := t.cfg.resolve(p)
+	if err := t.cfg.CheckScope("write", abs, true); err != nil {
+		return errorResult("%v", err)
+	}
 	shown := t.cfg.display(abs)
 	old, oldTooBig, err := readForDiff(abs)
 	if err == nil {

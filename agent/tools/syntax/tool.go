@@ -171,6 +171,9 @@ func (t *astTool) Run(ctx context.Context, raw json.RawMessage, progress func(st
 		return *errRes
 	}
 	abs := t.cfg.Resolve(path)
+	if err := t.cfg.CheckScope("ast", abs, false); err != nil {
+		return tools.ErrorResult("%v", err)
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return t.cfg.StatError("ast", abs, err)
