@@ -294,8 +294,11 @@ func (p *packaged) scope() *tools.Scope {
 				why = " (" + l.Unknown + ")"
 			default:
 				for _, c := range l.Commands {
-					one := permissions.ParseCommandLine(c.String())
-					if c.Name != "" && one.Allows(allow) < 0 {
+					if c.Writes {
+						why = fmt.Sprintf(" (`%s` writes a file by redirection, which no pattern matches)", c.String())
+						break
+					}
+					if c.Name != "" && permissions.ParseCommandLine(c.String()).Allows(allow) < 0 {
 						why = fmt.Sprintf(" (`%s` matches none)", c.String())
 						break
 					}
