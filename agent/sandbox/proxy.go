@@ -110,7 +110,9 @@ func (p *proxy) serve(l net.Listener) {
 				p.goFunc(func() {
 					defer p.untrack(c)
 					c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-					writeStatus(c, http.StatusServiceUnavailable, fmt.Sprintf("zut's sandbox proxy serves %d connections at once; try again when some have ended\n", proxyMaxConns))
+					if writeStatus(c, http.StatusServiceUnavailable, fmt.Sprintf("zut's sandbox proxy serves %d connections at once; try again when some have ended\n", proxyMaxConns)) {
+						linger(c)
+					}
 				})
 				continue
 			}
@@ -197,13 +199,20 @@ func (t target) addr() string { return net.JoinHostPort(t.host, t.port) }
 func readRequest(br *bufio.Reader, lr *io.LimitedReader) (*http.Request, target, error) {
 	lr.N = proxyMaxHeader
 	req, err := http.ReadRequest(br)
+	exhausted := lr.N <= 0
 	lr.N = math.MaxInt64
 	if err != nil {
+		if exhausted {
+			return nil, target{}, errHeaderTooLarge
+		}
 		return nil, target{}, err
 	}
 	t, err := requestTarget(req)
 	return req, t, err
 }
+
+// errHeaderTooLarge is a request whose header is over proxyMaxHeader.
+var errHeaderTooLarge = fmt.Errorf("the request's header is over %d bytes", proxyMaxHeader)
 
 // errBadRequest is a request the proxy does not serve; its text is the
 // body of the 400 answer.
@@ -225,8 +234,11 @@ func requestTarget(req *http.Request) (target, error) {
 	if u == nil || !u.IsAbs() || u.Host == "" {
 		return target{}, errBadRequest(fmt.Sprintf("%s %s: this is zut's sandbox proxy; send it absolute http:// URLs or CONNECT host:port (it is $HTTP_PROXY and $HTTPS_PROXY)", req.Method, req.RequestURI))
 	}
-	if !strings.EqualFold(u.Scheme, "http") {
-		return target{}, errBadRequest(fmt.Sprintf("%s %s: the proxy forwards http:// URLs; for %s:// use CONNECT (set $HTTPS_PROXY)", req.Method, u.Redacted(), u.Scheme))
+	switch {
+	case strings.EqualFold(u.Scheme, "https"):
+		return target{}, errBadRequest(fmt.Sprintf("%s %s: the proxy forwards http:// URLs; https:// goes through CONNECT ($HTTPS_PROXY)", req.Method, u.Redacted()))
+	case !strings.EqualFold(u.Scheme, "http"):
+		return target{}, errBadRequest(fmt.Sprintf("%s %s: the proxy serves http:// URLs and CONNECT tunnels only", req.Method, u.Redacted()))
 	}
 	port := u.Port()
 	if port == "" {
@@ -245,6 +257,12 @@ func validPort(s string) bool {
 
 // handle serves the requests of one connection.
 func (p *proxy) handle(c net.Conn) {
+	answered := false // an answer that ends the connection was written
+	defer func() {
+		if answered {
+			linger(c)
+		}
+	}()
 	ic := &idleConn{Conn: c}
 	ic.touch()
 	lr := &io.LimitedReader{R: ic, N: proxyMaxHeader}
@@ -255,22 +273,22 @@ func (p *proxy) handle(c net.Conn) {
 			var bad errBadRequest
 			switch {
 			case errors.As(err, &bad):
-				writeStatus(c, http.StatusBadRequest, bad.Error()+"\n")
-			case lr.N <= 0:
-				writeStatus(c, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("the request's header is over %d bytes\n", proxyMaxHeader))
+				answered = writeStatus(c, http.StatusBadRequest, bad.Error()+"\n")
+			case err == errHeaderTooLarge:
+				answered = writeStatus(c, http.StatusRequestHeaderFieldsTooLarge, err.Error()+"\n")
 			case !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) && !isTimeout(err):
-				writeStatus(c, http.StatusBadRequest, "bad request: "+err.Error()+"\n")
+				answered = writeStatus(c, http.StatusBadRequest, "bad request: "+err.Error()+"\n")
 			}
 			return
 		}
 		if !HostAllowed(p.hosts, t.host) {
 			p.refuse(strings.ToLower(strings.TrimSuffix(t.host, ".")))
-			writeStatus(c, http.StatusForbidden, fmt.Sprintf("zut's sandbox proxy refused host %s: it is not in the agent's net.allow (%s); the agent's net.allow must list it\n", t.host, allowedList(p.hosts)))
+			answered = writeStatus(c, http.StatusForbidden, fmt.Sprintf("zut's sandbox proxy refused host %s: it is not in the agent's net.allow (%s); the agent's net.allow must list it\n", t.host, allowedList(p.hosts)))
 			return
 		}
 		up, err := p.connect(t)
 		if err != nil {
-			writeStatus(c, http.StatusBadGateway, fmt.Sprintf("zut's sandbox proxy could not reach %s: %v\n", t.addr(), err))
+			answered = writeStatus(c, http.StatusBadGateway, fmt.Sprintf("zut's sandbox proxy could not reach %s: %v\n", t.addr(), err))
 			return
 		}
 		if t.connect {
@@ -386,6 +404,9 @@ func (p *proxy) forward(c net.Conn, br *bufio.Reader, req *http.Request, up net.
 	if out.URL.Host != "" && out.Host == "" {
 		out.Host = out.URL.Host
 	}
+	if _, ok := out.Header["User-Agent"]; !ok {
+		out.Header["User-Agent"] = []string{""} // none, not Go's
+	}
 	uic := &idleConn{Conn: up}
 	uic.touch()
 	if err := out.Write(uic); err != nil {
@@ -414,10 +435,22 @@ func (p *proxy) forward(c net.Conn, br *bufio.Reader, req *http.Request, up net.
 	return keep
 }
 
-// writeStatus answers with a status and a text body, and no more.
-func writeStatus(w io.Writer, code int, body string) {
-	fmt.Fprintf(w, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+// writeStatus answers with a status and a text body, and no more; it
+// reports whether the answer was written.
+func writeStatus(w io.Writer, code int, body string) bool {
+	_, err := fmt.Fprintf(w, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, http.StatusText(code), len(body), body)
+	return err == nil
+}
+
+// linger ends a connection after an answer the client may not have read
+// all of its request for: the rest of the request is read and dropped
+// (up to 1 MiB, for 5 s), so that closing does not reset the connection
+// and lose the answer.
+func linger(c net.Conn) {
+	closeWrite(c)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	io.Copy(io.Discard, io.LimitReader(c, 1<<20))
 }
 
 // idleConn is a connection whose reads fail when no byte went either way

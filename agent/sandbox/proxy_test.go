@@ -10,9 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
-
 
 // TestHostAllowed: names match themselves, "*." their subdomains, IP
 // addresses their canonical form; case, trailing dots and ports do not
