@@ -40,10 +40,17 @@ func (c *Confined) Explain(output string) []string {
 			out = append(out, s)
 		}
 	}
+	for _, h := range c.Refused() {
+		add("the sandbox's proxy refused host " + h + " (not in net.allow)")
+	}
 	home, _ := os.UserHomeDir()
 	for _, line := range strings.Split(output, "\n") {
 		if c.Policy.Network == NetworkNone && containsAny(line, netDenied) {
 			add("no network (sandbox.network is off; the command has a loopback interface of its own only)")
+			continue
+		}
+		if c.Policy.Network == NetworkProxy && containsAny(line, netDenied) {
+			add("no direct network (the command reaches the hosts of net.allow only, through the sandbox's HTTP proxy in $HTTPS_PROXY and $HTTP_PROXY)")
 			continue
 		}
 		if !containsAny(line, writeDenied) {
