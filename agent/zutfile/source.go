@@ -24,8 +24,13 @@ const DefaultGitBase = "https://github.com"
 // gitTimeout bounds a clone.
 const gitTimeout = 5 * time.Minute
 
-// splitRepo reads owner/repo[/path].
+// splitRepo reads owner/repo[/path]. A source that looks like a local
+// path (it starts with '.', '/' or '~', or ends in .zut or .json) is
+// none.
 func splitRepo(src string) (owner, repo, sub string, ok bool) {
+	if strings.HasSuffix(src, ArchiveExt) || strings.HasSuffix(src, ".json") || strings.HasPrefix(src, "~") {
+		return "", "", "", false
+	}
 	parts := strings.SplitN(src, "/", 3)
 	if len(parts) < 2 {
 		return "", "", "", false

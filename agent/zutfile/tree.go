@@ -102,7 +102,7 @@ func walk(root string, lim Limits) ([]File, error) {
 		case t.IsDir():
 			return nil
 		case !t.IsRegular():
-			return fmt.Errorf("%s is %s; a zutfile holds regular files and directories only (copy the file in instead)", rel, regular.Kind(t))
+			return fmt.Errorf("%s is %s; a zutfile holds regular files and directories only (copy what it points to into the tree)", rel, regular.Kind(t))
 		}
 		fi, err := d.Info()
 		if err != nil {
