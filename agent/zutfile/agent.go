@@ -66,7 +66,7 @@ func Load(ctx context.Context, src string, o LoadOptions) (*Agent, func() error,
 	case err == nil && fi.IsDir():
 		a, err := loadDir(src, o.Limits)
 		if err != nil {
-			return nil, noop, err
+			return nil, noop, fmt.Errorf("load agent %s: %v", src, err)
 		}
 		a.Source, a.Kind = src, "directory"
 		return a, noop, nil
@@ -83,47 +83,60 @@ func Load(ctx context.Context, src string, o LoadOptions) (*Agent, func() error,
 	return loadGit(ctx, src, o)
 }
 
-// loadDir reads the agent whose root is dir.
+// loadDir reads the agent whose root is dir. Its errors do not name
+// dir: the caller says what was loaded.
 func loadDir(dir string, lim Limits) (*Agent, error) {
 	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("load agent %s: %v", dir, err)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
 	}
-	files, err := Walk(abs, lim)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	files, err := walk(abs, lim)
 	if err != nil {
 		return nil, err
 	}
 	data, err := regular.Read(filepath.Join(abs, ManifestName), MaxManifest)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("load agent %s: no %s at its root; a zutfile is a directory with %s and %s", dir, ManifestName, ManifestName, InstructionsName)
+		return nil, fmt.Errorf("no %s at its root; a zutfile is a directory with %s and %s", ManifestName, ManifestName, InstructionsName)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load agent %s: %v", dir, err)
+		return nil, relErr(err, abs)
 	}
 	m, warnings, err := Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("load agent %s: %s: %v", dir, ManifestName, err)
+		return nil, fmt.Errorf("%s: %v", ManifestName, strings.TrimPrefix(err.Error(), "manifest "))
 	}
 	a := &Agent{Manifest: m, Dir: abs, Digest: Digest(files), Files: files, Warnings: warnings}
 	instr, err := regular.Read(filepath.Join(abs, InstructionsName), MaxInstructions)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && m.ReplaceSystemPrompt:
-		return nil, fmt.Errorf("load agent %s: replace_system_prompt is set but there is no %s to be the system prompt", dir, InstructionsName)
+		return nil, fmt.Errorf("replace_system_prompt is set but there is no %s to be the system prompt", InstructionsName)
 	case errors.Is(err, fs.ErrNotExist):
 		a.Warnings = append(a.Warnings, fmt.Sprintf("no %s: the agent adds no instructions to zut's", InstructionsName))
 	case err != nil:
-		return nil, fmt.Errorf("load agent %s: %v", dir, err)
+		return nil, relErr(err, abs)
 	default:
 		a.Instructions = string(instr)
 	}
 	for i, e := range m.Extensions {
 		fi, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(e)))
 		if err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("load agent %s: extensions[%d] %q is not a directory of the agent", dir, i, e)
+			return nil, fmt.Errorf("%s extensions[%d] %q is not a directory of the agent", ManifestName, i, e)
 		}
 	}
 	return a, nil
 }
+
+// relErr writes an error about a file of the tree at root with the
+// file's path relative to the root.
+func relErr(err error, root string) error {
+	return errors.New(strings.ReplaceAll(err.Error(), root+string(filepath.Separator), ""))
+}
+
+// pathErr is a file error's cause alone.
+func pathErr(err error) error { return errors.New(pathReason(err)) }
 
 // AgentDataDir is the agent's own data directory, ${agent_data}:
 // $ZUT_HOME/agents/<name>/data.

@@ -489,9 +489,10 @@ func jsonErr(data []byte, err error) error {
 		}
 		off = te.Offset
 	}
-	if off < 0 || off > int64(len(data)) {
+	if off < 1 || off > int64(len(data)) {
 		return err
 	}
+	off-- // the offset is past the byte at fault
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
 	return fmt.Errorf("line %d column %d: %v", line, col, err)

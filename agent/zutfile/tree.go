@@ -69,13 +69,22 @@ func skipped(name string) bool { return name == ".git" }
 // directories only), and so is a tree past a limit; .git directories are
 // left out.
 func Walk(root string, lim Limits) ([]File, error) {
+	files, err := walk(root, lim)
+	if err != nil {
+		return nil, fmt.Errorf("read agent %s: %v", root, err)
+	}
+	return files, nil
+}
+
+// walk is Walk with errors that do not name the root.
+func walk(root string, lim Limits) ([]File, error) {
 	lim = lim.orDefault()
 	var files []File
 	var total int64
 	entries := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("read agent %s: %v", root, err)
+			return err
 		}
 		rel, _ := filepath.Rel(root, p)
 		if rel == "." {
@@ -87,28 +96,28 @@ func Walk(root string, lim Limits) ([]File, error) {
 		}
 		entries++
 		if entries > lim.Entries {
-			return fmt.Errorf("read agent %s: more than %d files and directories, the limit of a zutfile", root, lim.Entries)
+			return fmt.Errorf("more than %d files and directories, the limit of a zutfile", lim.Entries)
 		}
 		switch t := d.Type(); {
 		case t.IsDir():
 			return nil
 		case !t.IsRegular():
-			return fmt.Errorf("read agent %s: %s is %s; a zutfile holds regular files and directories only (copy the file in instead)", root, rel, regular.Kind(t))
+			return fmt.Errorf("%s is %s; a zutfile holds regular files and directories only (copy what it points to into the tree)", rel, regular.Kind(t))
 		}
 		fi, err := d.Info()
 		if err != nil {
-			return fmt.Errorf("read agent %s: %v", root, err)
+			return err
 		}
 		if fi.Size() > lim.Entry {
-			return fmt.Errorf("read agent %s: %s is %s, over the limit of %s per file", root, rel, regular.SizeText(fi.Size()), regular.SizeText(lim.Entry))
+			return fmt.Errorf("%s is %s, over the limit of %s per file", rel, regular.SizeText(fi.Size()), regular.SizeText(lim.Entry))
 		}
 		f, err := sumFile(p, lim.Entry)
 		if err != nil {
-			return fmt.Errorf("read agent %s: %s: %v", root, rel, err)
+			return fmt.Errorf("%s: %v", rel, err)
 		}
 		total += f.Size
 		if total > lim.Total {
-			return fmt.Errorf("read agent %s: its files hold more than %s, the limit of a zutfile", root, regular.SizeText(lim.Total))
+			return fmt.Errorf("its files hold more than %s, the limit of a zutfile", regular.SizeText(lim.Total))
 		}
 		f.Path, f.Exec = rel, fi.Mode()&0o111 != 0
 		files = append(files, f)

@@ -5,6 +5,7 @@ package zutfile
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"syscall"
 )
 
@@ -36,3 +37,15 @@ func fileOwner(fi fs.FileInfo) (int, bool) {
 	}
 	return int(st.Uid), true
 }
+
+// noFollow makes an open fail at a symbolic link.
+const noFollow = syscall.O_NOFOLLOW
+
+// ownGroup starts cmd in a process group of its own, which Cmd.Cancel
+// kills whole.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
