@@ -106,6 +106,9 @@ type appSandbox struct {
 	// agent (its bash, python and extensions), whatever the mode; nil
 	// otherwise.
 	agent *sandbox.Policy
+	// held are the confinements of children that live as long as the run
+	// (extensions): close ends what serves them (a proxy).
+	held []*sandbox.Confined
 }
 
 // initSandbox chooses the mode: --sandbox, else config.json (the
@@ -323,7 +326,12 @@ func (s *appSandbox) childWrap() func(*exec.Cmd) error {
 		return nil
 	}
 	return func(cmd *exec.Cmd) error {
-		_, err := s.Confine(cmd)
+		c, err := s.Confine(cmd)
+		if c != nil {
+			s.mu.Lock()
+			s.held = append(s.held, c)
+			s.mu.Unlock()
+		}
 		return err
 	}
 }
@@ -332,6 +340,10 @@ func (s *appSandbox) childWrap() func(*exec.Cmd) error {
 func (s *appSandbox) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, c := range s.held {
+		c.Close()
+	}
+	s.held = nil
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""

@@ -222,9 +222,11 @@ func (p *packaged) sandboxPolicy(s *appSandbox, tmp string) (sandbox.Policy, err
 			}
 		}
 	}
-	if _, err := s.sb.Confine(exec.Command("true"), p.mode(), pol); err != nil {
+	probe, err := s.sb.Confine(exec.Command("true"), p.mode(), pol)
+	if err != nil {
 		return pol, p.unenforceable(err)
 	}
+	probe.Close() // a probe: the command never starts
 	return pol, nil
 }
 
