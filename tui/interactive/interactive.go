@@ -113,6 +113,22 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 	u.chat.SetActivity(&tui.Activity{Label: "Starting", Since: u.now()})
 	u.render(true)
 
+	if app.ConsentNeeded(home, o) {
+		// zut run's agent: nothing of it runs before the user agrees.
+		ok, err := u.askConsent()
+		if err != nil || !ok {
+			u.screen.Clear()
+			if err == nil {
+				err = fmt.Errorf("zut run: the agent %s was not run: you did not consent to its permissions", o.Agent.Manifest.Name)
+			}
+			return err
+		}
+		o.AgentYes = true // consented just now (remembered unless that failed)
+		u.opts = o
+		u.chat.SetActivity(&tui.Activity{Label: "Starting", Since: u.now()})
+		u.render(true)
+	}
+
 	// The app writes warnings to stderr, which is this terminal: route
 	// them into the chat instead.
 	ae := *e
