@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zut-go/zut/agent/skills"
+)
+
+// TestScope: with a Scope (a packaged agent's ceiling) every file tool
+// refuses a path outside its trees before touching it, write and edit
+// refuse one outside Write, and a symbolic link (to a file, to a
+// directory, dangling) inside a tree does not lead out of it; bash
+// refuses what the command gate refuses, in Validate and in Run.
+func TestScope(t *testing.T) {
+	cfg := testConfig(t)
+	root := filepath.Dir(cfg.CWD)
+	ro := filepath.Join(root, "ro") // readable, not writable
+	out := filepath.Join(root, "out")
+	writeFiles(t, root, map[string]string{"work/in.txt": "in\n", "ro/r.txt": "r\n", "out/secret.txt": "secret\n",
+		"out/skill/SKILL.md": "---\nname: outside\ndescription: d\n---\nbody\n"})
+	for _, l := range [][2]string{
+		{filepath.Join(out, "secret.txt"), "work/file-link"},
+		{out, "work/dir-link"},
+		{filepath.Join(out, "new.txt"), "work/dangling"},
+		{"../ro", "work/ro-link"},
+	} {
+		if err := os.Symlink(l[0], filepath.Join(root, l[1])); err != nil {
+			t.Skip(err)
+		}
+	}
+	cfg.Scope = &Scope{Read: []string{ro}, Write: []string{cfg.CWD}, Owner: "the agent t's permissions",
+		Commands: func(c string) error {
+			if strings.HasPrefix(c, "echo ") {
+				return nil
+			}
+			return errors.New("only echo")
+		}}
+	cfg.Skills = skills.New(skills.Skill{Name: "outside", Path: filepath.Join(out, "skill", "SKILL.md"), Dir: filepath.Join(out, "skill")})
+	edit := func(p string) map[string]any {
+		return map[string]any{"path": p, "edits": []map[string]string{{"oldText": "secret", "newText": "x"}}}
+	}
+	tests := []struct {
+		name string
+		tool Tool
+		args map[string]any
+		want string // "" for success
+	}{
+		{"read inside the write tree", &readTool{cfg}, map[string]any{"path": "in.txt"}, ""},
+		{"read inside the read tree", &readTool{cfg}, map[string]any{"path": filepath.Join(ro, "r.txt")}, ""},
+		{"read through a link into the read tree", &readTool{cfg}, map[string]any{"path": "ro-link/r.txt"}, ""},
+		{"read outside", &readTool{cfg}, map[string]any{"path": filepath.Join(out, "secret.txt")}, "is outside what the agent t's permissions may read"},
+		{"read through a file link", &readTool{cfg}, map[string]any{"path": "file-link"}, "file-link (which is " + filepath.Join(out, "secret.txt") + ") is outside"},
+		{"read through a directory link", &readTool{cfg}, map[string]any{"path": "dir-link/secret.txt"}, "is outside what the agent t's permissions may read"},
+		{"list outside", &readTool{cfg}, map[string]any{"path": out}, "is outside"},
+		{"grep outside", &grepTool{cfg}, map[string]any{"pattern": "secret", "path": out}, "grep: " + out + " is outside"},
+		{"grep through a directory link", &grepTool{cfg}, map[string]any{"pattern": "secret", "path": "dir-link"}, "is outside"},
+		{"write inside", &writeTool{cfg}, map[string]any{"path": "sub/dir/new.txt", "content": "x"}, ""},
+		{"write in the read-only tree", &writeTool{cfg}, map[string]any{"path": filepath.Join(ro, "w.txt"), "content": "x"}, "is outside what the agent t's permissions may write (" + cfg.CWD + ")"},
+		{"write through a dangling link", &writeTool{cfg}, map[string]any{"path": "dangling", "content": "x"}, "dangling (which is " + filepath.Join(out, "new.txt") + ") is outside"},
+		{"write through a link to the read-only tree", &writeTool{cfg}, map[string]any{"path": "ro-link/w.txt", "content": "x"}, "is outside what the agent t's permissions may write"},
+		{"edit through a file link", &editTool{cfg}, edit("file-link"), "edit: file-link (which is"},
+		{"edit outside", &editTool{cfg}, edit(filepath.Join(out, "secret.txt")), "edit: " + filepath.Join(out, "secret.txt") + " is outside"},
+		{"skill outside", &skillTool{index: cfg.Skills, cfg: cfg}, map[string]any{"name": "outside"}, "skill: " + filepath.Join(out, "skill", "SKILL.md") + " is outside"},
+		{"bash the gate allows", &bashTool{cfg}, map[string]any{"command": "echo hi", "timeout": 30}, ""},
+		{"bash the gate refuses", &bashTool{cfg}, map[string]any{"command": "cat in.txt", "timeout": 30}, "bash: only echo; the command was not run"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, _ := json.Marshal(tc.args)
+			var verr error
+			if v, ok := tc.tool.(Validator); ok {
+				verr = v.Validate(raw)
+			}
+			r := call(t, tc.tool, tc.args)
+			if tc.want == "" {
+				if r.IsError || verr != nil {
+					t.Fatalf("refused: %s (Validate: %v)", r.Text(), verr)
+				}
+				return
+			}
+			if !r.IsError || !strings.Contains(r.Text(), tc.want) {
+				t.Errorf("result %q (error %v), want an error with %q", r.Text(), r.IsError, tc.want)
+			}
+			if _, mutates := tc.tool.(*readTool); !mutates && tc.tool.Definition().Name != "grep" && tc.tool.Definition().Name != "skill" {
+				if verr == nil || !strings.Contains(verr.Error(), tc.want) {
+					t.Errorf("Validate = %v, want the refusal before anyone is asked", verr)
+				}
+			}
+		})
+	}
+	if got := readFile(t, filepath.Join(out, "secret.txt")); got != "secret\n" {
+		t.Errorf("the outside file became %q", got)
+	}
+	for _, p := range []string{filepath.Join(out, "new.txt"), filepath.Join(ro, "w.txt")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+	// Plan, which the confirmation shows, refuses too.
+	if _, err := (&writeTool{cfg}).Plan(json.RawMessage(`{"path":"dangling","content":"x"}`)); err == nil || !strings.Contains(err.Error(), "is outside") {
+		t.Errorf("write Plan through a dangling link: %v, want the refusal", err)
+	}
+}
+
+// TestScopeNone: without a Scope nothing is refused for being elsewhere.
+func TestScopeNone(t *testing.T) {
+	cfg := testConfig(t)
+	if err := cfg.CheckScope("read", "/", false); err != nil {
+		t.Errorf("CheckScope without a scope: %v", err)
+	}
+	cfg.Scope = &Scope{}
+	if err := cfg.CheckScope("write", cfg.CWD, true); err == nil || !strings.Contains(err.Error(), "it may write nothing") {
+		t.Errorf("CheckScope with an empty scope: %v, want it may write nothing", err)
+	}
+}
