@@ -112,6 +112,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := checkToolNames("--tools", o.Tools); err != nil {
 		return nil, err
 	}
+	if o.Agent != nil && len(o.Exts) > 0 {
+		return nil, Usagef("zut run loads only the agent's own extensions (its manifest's \"extensions\"); drop --ext")
+	}
 	for _, d := range o.Exts {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 			why := "it is not a directory"
@@ -120,9 +123,6 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 			}
 			return nil, Usagef("--ext %s: %s; give the directory of an extension (the one with extension.json)", d, why)
 		}
-	}
-	if o.Agent != nil && len(o.Exts) > 0 {
-		return nil, Usagef("zut run loads only the agent's own extensions (its manifest's \"extensions\"); drop --ext")
 	}
 	a.settings, a.settingsErr = LoadSettings(a.home)
 	if err := a.initPackaged(); err != nil {
