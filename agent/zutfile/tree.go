@@ -50,13 +50,13 @@ func (l Limits) orDefault() Limits {
 // File is one regular file of an agent's tree.
 type File struct {
 	// Path is slash-separated and relative to the root ("skills/review/SKILL.md").
-	Path string
+	Path string `json:"path"`
 	// Exec says the file is executable (mode 0755 in a pack, else 0644).
-	Exec bool
+	Exec bool `json:"exec"`
 	// Size is its length in bytes.
-	Size int64
+	Size int64 `json:"size"`
 	// Sum is the SHA-256 of its content, in hex.
-	Sum string
+	Sum string `json:"sha256"`
 }
 
 // skipped reports whether a walk of the tree leaves out a directory:
