@@ -92,8 +92,15 @@ func extract(r io.Reader, dest string, lim Limits) error {
 	if err != nil {
 		return &ArchiveError{Reason: "bad gzip header: " + err.Error()}
 	}
+	return extractTar(zr, dest, lim)
+}
+
+// extractTar is extract of the tar stream r, uncompressed: the stream
+// is counted to its end, past the tar's end too.
+func extractTar(r io.Reader, dest string, lim Limits) error {
+	lim = lim.orDefault()
 	streamMax := lim.Total + streamSlack(lim)
-	plain := &counter{r: zr, max: streamMax, what: func(max int64) error {
+	plain := &counter{r: r, max: streamMax, what: func(max int64) error {
 		return &ArchiveError{Reason: fmt.Sprintf("decompresses to more than %s (a compression bomb?); the files of a zutfile hold at most %s", regular.SizeText(max), regular.SizeText(lim.Total))}
 	}}
 	tr := tar.NewReader(plain)
