@@ -82,13 +82,31 @@ func loadArchive(src string, o LoadOptions) (*Agent, func() error, error) {
 		os.RemoveAll(tmp)
 		return nil, noop, fmt.Errorf("load agent %s: %w", src, err)
 	}
-	a, err := loadDir(tmp, lim)
+	a, err := loadDir(archiveRoot(tmp), lim)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, noop, fmt.Errorf("load agent %s: %v", src, err)
 	}
 	a.Source, a.Kind = src, "archive"
 	return a, keepOrRemove(a, tmp, o.Keep), nil
+}
+
+// archiveRoot is the agent's root in an extracted archive: dir, or the
+// one directory it holds when manifest.json is there and not in dir (an
+// archive made with tar czf a.zut agent/).
+func archiveRoot(dir string) string {
+	if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err == nil {
+		return dir
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
+		return dir
+	}
+	sub := filepath.Join(dir, entries[0].Name())
+	if _, err := os.Lstat(filepath.Join(sub, ManifestName)); err != nil {
+		return dir
+	}
+	return sub
 }
 
 // keepOrRemove is the cleanup of a temporary copy.
