@@ -158,7 +158,7 @@ func writeInspection(w io.Writer, in *inspection) error {
 		fmt.Fprintf(&b, "  %s\n", x)
 	}
 	if len(in.Unmet) == 0 {
-		b.WriteString("  this machine meets them (the model's are checked by zut run)\n")
+		b.WriteString("  this machine meets them (the model's needs are not checked here)\n")
 	}
 	for _, x := range in.Unmet {
 		fmt.Fprintf(&b, "  unmet: %s\n", x)
