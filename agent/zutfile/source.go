@@ -50,7 +50,7 @@ func splitRepo(src string) (owner, repo, sub string, ok bool) {
 
 // repoName reports whether s may be a GitHub owner or repository name.
 func repoName(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > 100 || s[0] == '-' {
+	if s == "" || len(s) > 100 || s[0] == '-' || s[0] == '.' {
 		return false
 	}
 	for _, c := range s {
@@ -152,7 +152,7 @@ func loadGit(ctx context.Context, src string, o LoadOptions) (*Agent, func() err
 	}
 	clone := filepath.Join(tmp, repo+".git")
 	if err := gitClone(ctx, url, clone, lim.Clone); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("no such local path, so it was taken for a repository: %w", err))
 	}
 	root := filepath.Join(tmp, "agent")
 	if err := os.Mkdir(root, 0o700); err != nil {

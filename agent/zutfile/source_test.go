@@ -150,6 +150,7 @@ func TestSplitRepo(t *testing.T) {
 		{"acme/agents/../x", "", "", "", false},
 		{"-x/agents", "", "", "", false},
 		{"ac me/agents", "", "", "", false},
+		{".hidden/agents", "", "", "", false},
 	}
 	for _, tc := range tests {
 		owner, repo, sub, ok := splitRepo(tc.src)
