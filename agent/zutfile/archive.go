@@ -70,8 +70,8 @@ func (c *counter) Read(p []byte) (int, error) {
 // a header and padding per entry, and room for long names.
 func streamSlack(lim Limits) int64 { return int64(lim.Entries)*2048 + 1<<20 }
 
-// extract reads the archive r into dest, an empty directory, within lim,
-// and returns the files it wrote. Every file is created with O_EXCL
+// extract reads the archive r (gzip, then tar) into dest, an empty
+// directory, within lim. Every file is created with O_EXCL
 // under dest (mode 0644, or 0755 when an exec bit is set); nothing is
 // ever written outside dest. An error leaves what was written for the
 // caller to remove with dest.
