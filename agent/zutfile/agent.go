@@ -150,6 +150,12 @@ func SessionsDir(zutHome, name string) string {
 	return filepath.Join(zutHome, "agents", name, "sessions")
 }
 
+// Vars are the values of the manifest's variables for a run in
+// workspace, with zut's home zutHome and the user's home directory home.
+func (a *Agent) Vars(zutHome, workspace, home string) Vars {
+	return Vars{Workspace: workspace, AgentData: AgentDataDir(zutHome, a.Manifest.Name), Home: home}
+}
+
 // Permissions are the lines a consent screen and zut inspect show: every
 // permission of the manifest as written, each path followed by what it
 // resolves to when v is given (a zero Vars shows the paths as written).

@@ -70,8 +70,8 @@ func (c *counter) Read(p []byte) (int, error) {
 // a header and padding per entry, and room for long names.
 func streamSlack(lim Limits) int64 { return int64(lim.Entries)*2048 + 1<<20 }
 
-// extract reads the archive r into dest, an empty directory, within lim,
-// and returns the files it wrote. Every file is created with O_EXCL
+// extract reads the archive r (gzip, then tar) into dest, an empty
+// directory, within lim. Every file is created with O_EXCL
 // under dest (mode 0644, or 0755 when an exec bit is set); nothing is
 // ever written outside dest. An error leaves what was written for the
 // caller to remove with dest.
@@ -92,8 +92,15 @@ func extract(r io.Reader, dest string, lim Limits) error {
 	if err != nil {
 		return &ArchiveError{Reason: "bad gzip header: " + err.Error()}
 	}
+	return extractTar(zr, dest, lim)
+}
+
+// extractTar is extract of the tar stream r, uncompressed: the stream
+// is counted to its end, past the tar's end too.
+func extractTar(r io.Reader, dest string, lim Limits) error {
+	lim = lim.orDefault()
 	streamMax := lim.Total + streamSlack(lim)
-	plain := &counter{r: zr, max: streamMax, what: func(max int64) error {
+	plain := &counter{r: r, max: streamMax, what: func(max int64) error {
 		return &ArchiveError{Reason: fmt.Sprintf("decompresses to more than %s (a compression bomb?); the files of a zutfile hold at most %s", regular.SizeText(max), regular.SizeText(lim.Total))}
 	}}
 	tr := tar.NewReader(plain)

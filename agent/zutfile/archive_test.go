@@ -337,6 +337,26 @@ func TestDigestStable(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the cleanup left %d entries in the temp dir", len(left))
 	}
+	// An archive of the directory itself (tar czf a.zut agent/) holds
+	// the same agent.
+	var wrapped []entry
+	for _, f := range a.Files {
+		body, _ := os.ReadFile(filepath.Join(dir, f.Path))
+		mode := int64(0o644)
+		if f.Exec {
+			mode = 0o755
+		}
+		wrapped = append(wrapped, entry{name: "agent/" + f.Path, body: string(body), mode: mode})
+	}
+	os.WriteFile(zut, tarGz(t, wrapped, nil), 0o644)
+	w, cleanup, err := Load(context.Background(), zut, LoadOptions{TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup()
+	if w.Digest != digests[0] {
+		t.Errorf("the archive of agent/ has the digest %s, want %s", w.Digest, digests[0])
+	}
 	// What counts.
 	for name, change := range map[string]func(string){
 		"exec bit": func(d string) { os.Chmod(filepath.Join(d, "AGENT.md"), 0o744) },

@@ -23,14 +23,15 @@ type Ceiling struct {
 	// Read and Write are the trees the agent may read and write,
 	// absolute and cleaned, without repeats; Read holds the Write trees
 	// too, since a tree the agent may write it may read.
-	Read, Write []string
+	Read  []string `json:"read"`
+	Write []string `json:"write"`
 	// Bash is the mode and, for BashAllowlist, the patterns.
-	Bash BashPermission
+	Bash BashPermission `json:"bash"`
 	// Hosts are the hosts the agent may reach, lower case; none when
 	// empty.
-	Hosts []string
+	Hosts []string `json:"hosts"`
 	// Env are the names of the only variables its children see.
-	Env []string
+	Env []string `json:"env"`
 }
 
 // Ceiling resolves the permissions of m with v. A variable a path uses

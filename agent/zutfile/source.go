@@ -50,7 +50,7 @@ func splitRepo(src string) (owner, repo, sub string, ok bool) {
 
 // repoName reports whether s may be a GitHub owner or repository name.
 func repoName(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > 100 || s[0] == '-' {
+	if s == "" || len(s) > 100 || s[0] == '-' || s[0] == '.' {
 		return false
 	}
 	for _, c := range s {
@@ -82,13 +82,31 @@ func loadArchive(src string, o LoadOptions) (*Agent, func() error, error) {
 		os.RemoveAll(tmp)
 		return nil, noop, fmt.Errorf("load agent %s: %w", src, err)
 	}
-	a, err := loadDir(tmp, lim)
+	a, err := loadDir(archiveRoot(tmp), lim)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, noop, fmt.Errorf("load agent %s: %v", src, err)
 	}
 	a.Source, a.Kind = src, "archive"
 	return a, keepOrRemove(a, tmp, o.Keep), nil
+}
+
+// archiveRoot is the agent's root in an extracted archive: dir, or the
+// one directory it holds when manifest.json is there and not in dir (an
+// archive made with tar czf a.zut agent/).
+func archiveRoot(dir string) string {
+	if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err == nil {
+		return dir
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
+		return dir
+	}
+	sub := filepath.Join(dir, entries[0].Name())
+	if _, err := os.Lstat(filepath.Join(sub, ManifestName)); err != nil {
+		return dir
+	}
+	return sub
 }
 
 // keepOrRemove is the cleanup of a temporary copy.
@@ -109,10 +127,12 @@ func RepoURL(base, owner, repo string) string {
 	return strings.TrimSuffix(base, "/") + "/" + owner + "/" + repo
 }
 
-// loadGit clones owner/repo (depth 1) into a fresh temporary directory
-// and loads the agent at /path inside it.
+// loadGit clones owner/repo (depth 1, no checkout) into a fresh
+// temporary directory and extracts the agent at /path of its head
+// through git archive, with the limits and refusals of an archive.
 func loadGit(ctx context.Context, src string, o LoadOptions) (*Agent, func() error, error) {
 	noop := func() error { return nil }
+	lim := o.Limits.orDefault()
 	owner, repo, sub, _ := splitRepo(src)
 	base := o.GitBase
 	if base == "" {
@@ -126,57 +146,87 @@ func loadGit(ctx context.Context, src string, o LoadOptions) (*Agent, func() err
 	if err != nil {
 		return nil, noop, fmt.Errorf("load agent %s: %v", src, err)
 	}
-	clone := filepath.Join(tmp, repo)
-	if err := gitClone(ctx, url, clone); err != nil {
+	fail := func(err error) (*Agent, func() error, error) {
 		os.RemoveAll(tmp)
-		return nil, noop, fmt.Errorf("load agent %s: %v", src, err)
+		return nil, noop, fmt.Errorf("load agent %s: %w", src, err)
 	}
-	root := clone
-	if sub != "" {
-		root = filepath.Join(clone, filepath.FromSlash(sub))
-		real, err := filepath.EvalSymlinks(root)
-		if err == nil {
-			var rc string
-			if rc, err = filepath.EvalSymlinks(clone); err == nil && !inside(rc, real) {
-				err = errors.New("it leads out of the repository")
-			}
-		}
-		if err == nil {
-			var fi os.FileInfo
-			if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
-				err = errors.New("it is not a directory")
-			}
-		}
-		if err != nil {
-			os.RemoveAll(tmp)
-			return nil, noop, fmt.Errorf("load agent %s: the path %s in %s: %v", src, sub, url, pathReason(err))
-		}
+	clone := filepath.Join(tmp, repo+".git")
+	if err := gitClone(ctx, url, clone, lim.Clone); err != nil {
+		return fail(fmt.Errorf("no such local path, so it was taken for a repository: %w", err))
 	}
-	a, err := loadDir(root, o.Limits)
+	root := filepath.Join(tmp, "agent")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := gitArchive(ctx, clone, sub, root, lim); err != nil {
+		if sub != "" {
+			return fail(fmt.Errorf("the path %s in %s: %w", sub, url, err))
+		}
+		return fail(fmt.Errorf("%s: %w", url, err))
+	}
+	a, err := loadDir(root, lim)
 	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, noop, fmt.Errorf("load agent %s (cloned from %s): %v", src, url, err)
+		return fail(fmt.Errorf("(cloned from %s): %v", url, err))
 	}
 	a.Source, a.Kind = src, "git"
 	return a, keepOrRemove(a, tmp, o.Keep), nil
 }
 
-// gitClone runs git clone --depth 1 of url into dir, bounded in time,
-// never prompting and with no credential helper: a repository that
+// gitCmd is git with args, bounded by ctx, in a process group of its
+// own, never prompting and with no credential helper: a repository that
 // needs a password fails.
-func gitClone(ctx context.Context, url, dir string) error {
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-c", "credential.helper=", "-c", "core.askPass=",
-		"clone", "--depth", "1", "--quiet", "--no-tags", "--", url, dir)
+func gitCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "credential.helper=", "-c", "core.askPass=", "-c", "core.symlinks=false"}, args...)...)
 	ownGroup(cmd)
 	cmd.WaitDelay = time.Second
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_LFS_SKIP_SMUDGE=1")
+	return cmd
+}
+
+// gitClone clones url, its head commit only and without a checkout
+// (a bare repository), into dir, within gitTimeout and max bytes on
+// disk (looked at while it runs, and at its end).
+func gitClone(ctx context.Context, url, dir string, max int64) error {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	cmd := gitCmd(ctx, "clone", "--bare", "--depth", "1", "--quiet", "--no-tags", "--single-branch", "--", url, dir)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git clone %s: %v", url, err)
+	}
+	// The watch ends when the clone does (done), or stops the clone when
+	// it grows past max.
+	done := make(chan struct{})
+	over := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if dirSize(dir) > max {
+					close(over)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	<-watched
+	select {
+	case <-over:
+		return fmt.Errorf("git clone %s: the repository takes more than %s, the limit of a clone; pack the agent with zut pack and pass the .zut file instead", url, regular.SizeText(max))
+	default:
+	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("git clone %s: no answer in %s; check the network and retry", url, gitTimeout)
+		return fmt.Errorf("git clone %s: not done in %s; check the network and retry", url, gitTimeout)
 	}
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
@@ -185,7 +235,61 @@ func gitClone(ctx context.Context, url, dir string) error {
 		}
 		return fmt.Errorf("git clone %s: %s", url, msg)
 	}
+	if dirSize(dir) > max {
+		return fmt.Errorf("git clone %s: the repository takes more than %s, the limit of a clone; pack the agent with zut pack and pass the .zut file instead", url, regular.SizeText(max))
+	}
 	return nil
+}
+
+// gitArchive writes the tree at sub ("" for the root) of the head of the
+// bare repository clone into dest through git archive and extractTar.
+func gitArchive(ctx context.Context, clone, sub, dest string, lim Limits) error {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	tree := "HEAD"
+	if sub != "" {
+		tree = "HEAD:" + sub
+	}
+	cmd := gitCmd(ctx, "--git-dir", clone, "archive", "--format=tar", tree)
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git archive: %v", err)
+	}
+	xerr := extractTar(out, dest, lim)
+	if xerr != nil {
+		cancel() // git stops at once; what it wrote is not read
+	}
+	werr := cmd.Wait()
+	msg := strings.TrimSpace(stderr.String())
+	switch {
+	case strings.Contains(msg, "not a valid object name") || strings.Contains(msg, "not a tree object") || strings.Contains(msg, "Not a valid object name"):
+		return errors.New("not a directory of the repository's head commit (missing, a file or a link)")
+	case werr != nil && xerr == nil:
+		if msg == "" {
+			msg = werr.Error()
+		}
+		return fmt.Errorf("git archive: %s", msg)
+	}
+	return xerr
+}
+
+// dirSize is the bytes of the regular files below dir.
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 // inside reports whether p is root or below it.

@@ -16,13 +16,20 @@ func bareRepos(t *testing.T, owner, repo string, files map[string]string, links 
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
+	base := t.TempDir()
+	bareRepo(t, base, owner, repo, files, links)
+	return "file://" + base
+}
+
+// bareRepo makes base/owner/repo.git.
+func bareRepo(t *testing.T, base, owner, repo string, files map[string]string, links map[string]string) {
+	t.Helper()
 	work := writeTree(t, files)
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	base := t.TempDir()
 	bare := filepath.Join(base, owner, repo+".git")
 	git := func(dir string, args ...string) {
 		t.Helper()
@@ -37,7 +44,6 @@ func bareRepos(t *testing.T, owner, repo string, files map[string]string, links 
 	git(work, "commit", "-q", "-m", "agent")
 	os.MkdirAll(filepath.Dir(bare), 0o755)
 	git(base, "clone", "-q", "--bare", work, bare)
-	return "file://" + base
 }
 
 // TestLoadGit loads agents from a local bare repository through the
@@ -51,6 +57,12 @@ func TestLoadGit(t *testing.T) {
 		files[p] = b
 	}
 	base := bareRepos(t, "acme", "agents", files, map[string]string{"out": "/etc", "agents/up": ".."})
+	big := map[string]string{"noise": noise(200<<10, 7)}
+	for p, b := range agent {
+		big["rev/"+p] = b
+		big[p] = b
+	}
+	bareRepo(t, strings.TrimPrefix(base, "file://"), "acme", "big", big, nil)
 	dirDigest := func(files map[string]string) string {
 		a, _, err := Load(context.Background(), writeTree(t, files), LoadOptions{})
 		if err != nil {
@@ -62,23 +74,26 @@ func TestLoadGit(t *testing.T) {
 		name, src string
 		env       bool // the base through ZUT_ZUTFILE_GIT_BASE, not the option
 		keep      bool
+		lim       Limits
 		err       string
 		digest    string
 	}{
 		{name: "a path inside", src: "acme/agents/agents/rev", digest: dirDigest(agent)},
 		{name: "through the environment", src: "acme/agents/agents/rev/", env: true, digest: dirDigest(agent)},
 		{name: "kept", src: "acme/agents/agents/rev", keep: true, digest: dirDigest(agent)},
-		{name: "the repository's root holds a link", src: "acme/agents", err: "agents/up is a symbolic link"},
-		{name: "no such path", src: "acme/agents/agents/none", err: "the path agents/none in " + base + "/acme/agents: no such file or directory"},
-		{name: "a link leading out", src: "acme/agents/out", err: "the path out in " + base + "/acme/agents: it leads out of the repository"},
-		{name: "a link leading up", src: "acme/agents/agents/up", err: "agents/up is a symbolic link"},
-		{name: "a file", src: "acme/agents/README.md", err: "it is not a directory"},
+		{name: "the repository's root holds a link", src: "acme/agents", err: `archive entry "agents/up": a symbolic link (to ..)`},
+		{name: "no such path", src: "acme/agents/agents/none", err: "the path agents/none in " + base + "/acme/agents: not a directory of the repository's head commit"},
+		{name: "a link leading out", src: "acme/agents/out", err: "the path out in " + base + "/acme/agents: not a directory"},
+		{name: "a link leading up", src: "acme/agents/agents/up", err: "the path agents/up in " + base + "/acme/agents: not a directory"},
+		{name: "a file", src: "acme/agents/README.md", err: "the path README.md in " + base + "/acme/agents: not a directory"},
 		{name: "no such repository", src: "acme/nothing", err: "git clone " + base + "/acme/nothing: "},
+		{name: "a clone over its limit", src: "acme/big/rev", lim: Limits{Clone: 64 << 10}, err: "git clone " + base + "/acme/big: the repository takes more than 64 KiB, the limit of a clone"},
+		{name: "an agent over the limits", src: "acme/big", lim: Limits{Entry: 64 << 10}, err: `archive entry "noise": 200 KiB, over the limit of 64 KiB per file`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()
-			o := LoadOptions{TempDir: tmp, Keep: tc.keep, GitBase: base}
+			o := LoadOptions{TempDir: tmp, Keep: tc.keep, GitBase: base, Limits: tc.lim}
 			if tc.env {
 				o.GitBase = ""
 				t.Setenv(GitBaseEnv, base)
@@ -135,6 +150,7 @@ func TestSplitRepo(t *testing.T) {
 		{"acme/agents/../x", "", "", "", false},
 		{"-x/agents", "", "", "", false},
 		{"ac me/agents", "", "", "", false},
+		{".hidden/agents", "", "", "", false},
 	}
 	for _, tc := range tests {
 		owner, repo, sub, ok := splitRepo(tc.src)

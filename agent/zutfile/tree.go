@@ -26,10 +26,13 @@ type Limits struct {
 	Total int64
 	// Entries is the most files and directories (10,000).
 	Entries int
+	// Clone is the most bytes a git clone of a repository source may
+	// take on disk (1 GiB): the repository, not only the agent in it.
+	Clone int64
 }
 
 // DefaultLimits are the limits of every tree zut loads.
-var DefaultLimits = Limits{Archive: 100 << 20, Entry: 64 << 20, Total: 256 << 20, Entries: 10000}
+var DefaultLimits = Limits{Archive: 100 << 20, Entry: 64 << 20, Total: 256 << 20, Entries: 10000, Clone: 1 << 30}
 
 func (l Limits) orDefault() Limits {
 	if l.Archive <= 0 {
@@ -44,19 +47,22 @@ func (l Limits) orDefault() Limits {
 	if l.Entries <= 0 {
 		l.Entries = DefaultLimits.Entries
 	}
+	if l.Clone <= 0 {
+		l.Clone = DefaultLimits.Clone
+	}
 	return l
 }
 
 // File is one regular file of an agent's tree.
 type File struct {
 	// Path is slash-separated and relative to the root ("skills/review/SKILL.md").
-	Path string
+	Path string `json:"path"`
 	// Exec says the file is executable (mode 0755 in a pack, else 0644).
-	Exec bool
+	Exec bool `json:"exec"`
 	// Size is its length in bytes.
-	Size int64
+	Size int64 `json:"size"`
 	// Sum is the SHA-256 of its content, in hex.
-	Sum string
+	Sum string `json:"sha256"`
 }
 
 // skipped reports whether a walk of the tree leaves out a directory:
