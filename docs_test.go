@@ -187,7 +187,7 @@ var subcommandLines = [][]string{
 	{"ext", "enable"}, {"ext", "logs"}, {"ext", "init"}, {"ext", "test"},
 	{"mcp", "list"}, {"mcp", "doctor"}, {"mcp", "add"}, {"mcp", "remove"},
 	{"telegram", "setup"}, {"telegram", "logs"}, {"auth", "login"}, {"trust"},
-	{"pack"}, {"inspect"}, {"verify"},
+	{"pack"}, {"inspect"}, {"verify"}, {"run"},
 }
 
 func TestDocsFlags(t *testing.T) {
