@@ -194,3 +194,51 @@ print(urllib.request.urlopen("https://localhost:%d/d", context=ssl._create_unver
 		})
 	}
 }
+
+// TestProxyPortRules: when Landlock's TCP rules allow no port at all,
+// the command still reaches the proxy (the shim adds its port), and
+// through it the listed host.
+func TestProxyPortRules(t *testing.T) {
+	s := testSandbox(t)
+	dir, tmp := project(t)
+	p := Policy{Read: []string{"/"}, Write: []string{dir, tmp}, TempDir: tmp, Network: NetworkProxy, Hosts: []string{"127.0.0.1"},
+		ConnectTCP: []uint16{}, BindTCP: []uint16{}}
+	needs(t, s, p)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") }))
+	defer srv.Close()
+	cmd := exec.Command("curl", "-sS", srv.URL+"/")
+	c, err := s.Confine(cmd, "", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	c.Close()
+	if err != nil || string(out) != "reached" {
+		t.Errorf("curl through the proxy with no TCP port allowed: %v, output %q; want reached", err, out)
+	}
+	waitProxies(t)
+}
+
+// TestExplainProxy: under the proxy network a failed lookup or
+// connection is explained as the missing direct network, after the hosts
+// the proxy refused.
+func TestExplainProxy(t *testing.T) {
+	c := &Confined{Mode: string(WorkspaceWrite), Policy: Policy{Network: NetworkProxy}, proxy: newProxy(nil)}
+	c.proxy.refuse("github.com")
+	c.proxy.refuse("github.com")
+	got := c.Explain("curl: (6) Could not resolve host: example.com\n")
+	want := []string{
+		"blocked by the sandbox: the sandbox's proxy refused host github.com (not in net.allow)",
+		"blocked by the sandbox: no direct network (the command reaches the hosts of net.allow only, through the sandbox's HTTP proxy in $HTTPS_PROXY and $HTTP_PROXY)",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+	var nilC *Confined
+	if nilC.Close() != nil || nilC.Refused() != nil {
+		t.Error("a nil Confined's Close or Refused did something")
+	}
+}
