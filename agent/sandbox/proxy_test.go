@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -115,13 +116,24 @@ func waitProxies(t testing.TB) {
 	}
 }
 
+// openFDs counts the process's open file descriptors.
+func openFDs(t testing.TB) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot count open files: %v", err)
+	}
+	return len(ents)
+}
+
+
 // TestProxyNetwork: a command under NetworkProxy reaches, through the
 // proxy in its environment, the test's servers on the machine's loopback
 // when net.allow lists "127.0.0.1" or "localhost", plain HTTP and HTTPS
 // (CONNECT); a host not listed gets the proxy's 403, which Explain
 // reports; a connection around the proxy fails; and when the command
-// has ended and the Confined is closed no goroutine of the proxy is
-// left.
+// has ended and the Confined is closed no goroutine of the proxy and no
+// file it opened is left.
 func TestProxyNetwork(t *testing.T) {
 	s := testSandbox(t)
 	dir, tmp := project(t)
@@ -170,6 +182,7 @@ print(urllib.request.urlopen("https://localhost:%d/d", context=ssl._create_unver
 		t.Run(tc.name, func(t *testing.T) {
 			p := p
 			p.Hosts = tc.hosts
+			fds := openFDs(t)
 			cmd := exec.Command("bash", "-c", tc.script)
 			cmd.Dir = dir
 			cmd.Env = append(cmd.Environ(), "NO_PROXY=127.0.0.1,localhost", "no_proxy=localhost")
@@ -191,6 +204,14 @@ print(urllib.request.urlopen("https://localhost:%d/d", context=ssl._create_unver
 			}
 			c.Close()
 			waitProxies(t)
+			// Close closed the proxy's files at once (a finalizer would
+			// close them some time later); the servers' side of the
+			// connections is closed here.
+			srv.CloseClientConnections()
+			tls.CloseClientConnections()
+			if n := openFDs(t); n != fds {
+				t.Errorf("%d files open after the command and Close, %d before", n, fds)
+			}
 		})
 	}
 }
