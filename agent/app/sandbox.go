@@ -106,9 +106,10 @@ type appSandbox struct {
 	// agent (its bash, python and extensions), whatever the mode; nil
 	// otherwise.
 	agent *sandbox.Policy
-	// held are the confinements of children that live as long as the run
-	// (extensions): close ends what serves them (a proxy).
-	held []*sandbox.Confined
+	// started are the sandboxes of the extensions, MCP servers and
+	// language servers (childWrap), which run until the app closes;
+	// close closes them (their proxies, under a proxy network).
+	started []*sandbox.Confined
 }
 
 // initSandbox chooses the mode: --sandbox, else config.json (the
@@ -186,9 +187,11 @@ func (a *App) SetSandboxMode(mode string) error {
 		return fmt.Errorf("sandbox: the agent %s runs in the sandbox of its own permissions, which no mode changes", a.packaged.name)
 	}
 	if p, confined := m.Policy(sandbox.Project{Dir: a.cwd}); confined {
-		if _, err := s.sb.Confine(exec.Command("true"), string(m), p); err != nil {
+		c, err := s.sb.Confine(exec.Command("true"), string(m), p)
+		if err != nil {
 			return err
 		}
+		c.Close() // a check only: the command is not started
 	}
 	s.mu.Lock()
 	s.mode = m
@@ -329,21 +332,22 @@ func (s *appSandbox) childWrap() func(*exec.Cmd) error {
 		c, err := s.Confine(cmd)
 		if c != nil {
 			s.mu.Lock()
-			s.held = append(s.held, c)
+			s.started = append(s.started, c)
 			s.mu.Unlock()
 		}
 		return err
 	}
 }
 
-// close removes the private temp dir.
+// close closes the children's sandboxes and removes the private temp
+// dir.
 func (s *appSandbox) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, c := range s.held {
+	for _, c := range s.started {
 		c.Close()
 	}
-	s.held = nil
+	s.started = nil
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""

@@ -24,9 +24,10 @@ const maxExplained = 5
 
 // Explain reads the output of a command that failed under c and returns
 // one line per refusal of the sandbox it recognises, as "blocked by the
-// sandbox: write outside the workspace: /etc/x". It reads what the
-// command printed, so it recognises the usual messages only; an empty
-// result does not mean the sandbox played no part.
+// sandbox: write outside the workspace: /etc/x", after one line per host
+// the proxy of NetworkProxy refused (which it knows, not reads). It
+// reads what the command printed, so it recognises the usual messages
+// only; an empty result does not mean the sandbox played no part.
 func (c *Confined) Explain(output string) []string {
 	var out []string
 	add := func(s string) {

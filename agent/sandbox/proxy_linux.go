@@ -46,7 +46,8 @@ func (c *Confined) startProxy(cmd *exec.Cmd, hosts []string) error {
 	c.unlink = func() { link.Close(); theirs.Close() }
 	c.proxy.goFunc(func() { // ends with a listener served, or at Close
 		l, err := receiveListener(link)
-		c.unlinkOnce.Do(c.unlink)
+		// theirs stays open until Close: cmd.Start may still be reading it
+		link.Close()
 		if err == nil {
 			c.proxy.serve(l)
 		}
@@ -83,18 +84,29 @@ func receiveListener(link *net.UnixConn) (net.Listener, error) {
 	return net.FileListener(f)
 }
 
-// proxyListen, in the shim, makes the proxy's listening socket on
-// 127.0.0.1 of the new network namespace, sends it to zut, and points the
-// command at it through the environment; it returns the port.
-func proxyListen() (uint16, error) {
+// proxyLink, in the shim, is its end of the socket pair to zut, from
+// $ZUT_SANDBOX_PROXY_FD (removed); it is closed on exec.
+func proxyLink() (int, error) {
 	s, ok := os.LookupEnv(proxyFDEnv)
 	os.Unsetenv(proxyFDEnv)
 	fd, err := strconv.Atoi(s)
 	if !ok || err != nil || fd < 3 {
-		return 0, fmt.Errorf("no socket to zut's proxy in $%s (%q)", proxyFDEnv, s)
+		return -1, fmt.Errorf("no socket to zut's proxy in $%s (%q)", proxyFDEnv, s)
 	}
-	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return -1, fmt.Errorf("$%s=%d is not a socket", proxyFDEnv, fd)
+	}
 	unix.CloseOnExec(fd)
+	return fd, nil
+}
+
+// proxyListen, in the shim, makes the proxy's listening socket on
+// 127.0.0.1 of the new network namespace, sends it to zut over fd (which
+// it closes), and points the command at it through the environment; it
+// returns the port.
+func proxyListen(fd int) (uint16, error) {
+	defer unix.Close(fd)
 	l, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -115,13 +116,24 @@ func waitProxies(t testing.TB) {
 	}
 }
 
+// openFDs counts the process's open file descriptors.
+func openFDs(t testing.TB) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot count open files: %v", err)
+	}
+	return len(ents)
+}
+
+
 // TestProxyNetwork: a command under NetworkProxy reaches, through the
 // proxy in its environment, the test's servers on the machine's loopback
 // when net.allow lists "127.0.0.1" or "localhost", plain HTTP and HTTPS
 // (CONNECT); a host not listed gets the proxy's 403, which Explain
 // reports; a connection around the proxy fails; and when the command
-// has ended and the Confined is closed no goroutine of the proxy is
-// left.
+// has ended and the Confined is closed no goroutine of the proxy and no
+// file it opened is left.
 func TestProxyNetwork(t *testing.T) {
 	s := testSandbox(t)
 	dir, tmp := project(t)
@@ -170,6 +182,7 @@ print(urllib.request.urlopen("https://localhost:%d/d", context=ssl._create_unver
 		t.Run(tc.name, func(t *testing.T) {
 			p := p
 			p.Hosts = tc.hosts
+			fds := openFDs(t)
 			cmd := exec.Command("bash", "-c", tc.script)
 			cmd.Dir = dir
 			cmd.Env = append(cmd.Environ(), "NO_PROXY=127.0.0.1,localhost", "no_proxy=localhost")
@@ -191,6 +204,62 @@ print(urllib.request.urlopen("https://localhost:%d/d", context=ssl._create_unver
 			}
 			c.Close()
 			waitProxies(t)
+			// Close closed the proxy's files at once (a finalizer would
+			// close them some time later); the servers' side of the
+			// connections is closed here.
+			srv.CloseClientConnections()
+			tls.CloseClientConnections()
+			if n := openFDs(t); n != fds {
+				t.Errorf("%d files open after the command and Close, %d before", n, fds)
+			}
 		})
+	}
+}
+
+// TestProxyPortRules: when Landlock's TCP rules allow no port at all,
+// the command still reaches the proxy (the shim adds its port), and
+// through it the listed host.
+func TestProxyPortRules(t *testing.T) {
+	s := testSandbox(t)
+	dir, tmp := project(t)
+	p := Policy{Read: []string{"/"}, Write: []string{dir, tmp}, TempDir: tmp, Network: NetworkProxy, Hosts: []string{"127.0.0.1"},
+		ConnectTCP: []uint16{}, BindTCP: []uint16{}}
+	needs(t, s, p)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") }))
+	defer srv.Close()
+	cmd := exec.Command("curl", "-sS", srv.URL+"/")
+	c, err := s.Confine(cmd, "", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	c.Close()
+	if err != nil || string(out) != "reached" {
+		t.Errorf("curl through the proxy with no TCP port allowed: %v, output %q; want reached", err, out)
+	}
+	waitProxies(t)
+}
+
+// TestExplainProxy: under the proxy network a failed lookup or
+// connection is explained as the missing direct network, after the hosts
+// the proxy refused.
+func TestExplainProxy(t *testing.T) {
+	c := &Confined{Mode: string(WorkspaceWrite), Policy: Policy{Network: NetworkProxy}, proxy: newProxy(nil)}
+	c.proxy.refuse("github.com")
+	c.proxy.refuse("github.com")
+	got := c.Explain("curl: (6) Could not resolve host: example.com\n")
+	want := []string{
+		"blocked by the sandbox: the sandbox's proxy refused host github.com (not in net.allow)",
+		"blocked by the sandbox: no direct network (the command reaches the hosts of net.allow only, through the sandbox's HTTP proxy in $HTTPS_PROXY and $HTTP_PROXY)",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+	var nilC *Confined
+	if nilC.Close() != nil || nilC.Refused() != nil {
+		t.Error("a nil Confined's Close or Refused did something")
 	}
 }

@@ -202,3 +202,31 @@ func FuzzProxyRequest(f *testing.F) {
 		p.close()
 	})
 }
+
+// BenchmarkProxyGet is one plain HTTP request through the proxy (a new
+// client connection each time, as curl makes) to a local server.
+func BenchmarkProxyGet(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer up.Close()
+	p := newProxy([]string{"127.0.0.1"})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.serve(l)
+	defer p.close()
+	req := "GET " + up.URL + "/ HTTP/1.1\r\nConnection: close\r\n\r\n"
+	for b.Loop() {
+		c, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.WriteString(c, req)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != 200 {
+			b.Fatalf("%v %v", resp, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		c.Close()
+	}
+}
