@@ -156,6 +156,12 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 		wc := web.ConfigFromEnv(a.env.Getenv)
 		wc.Version = Version
 		wc.AllowPrivate = wc.AllowPrivate || a.settings.WebAllowPrivate
+		if a.packaged != nil {
+			// An agent's web tools open only its net.allow (none when it
+			// is empty: then they are not offered at all).
+			wc.AllowHosts = append([]string{}, a.packaged.ceiling.Hosts...)
+			wc.AllowPrivate = false
+		}
 		ts.web = web.New(wc)
 	}
 	all := tools.Builtins(cfg)
@@ -184,7 +190,7 @@ func (a *App) packagedOffers(name string) bool {
 	if a.packaged == nil || !slices.Contains(ToolNames, name) {
 		return true
 	}
-	ok, _ := a.packaged.offered(name, webHostGating)
+	ok, _ := a.packaged.offered(name)
 	return ok
 }
 

@@ -314,7 +314,7 @@ func (p *packaged) scope() *tools.Scope {
 
 // offered reports whether the built-in tool name may be offered under
 // the ceiling, and why not.
-func (p *packaged) offered(name string, webHosts bool) (bool, string) {
+func (p *packaged) offered(name string) (bool, string) {
 	mode := p.ceiling.Bash.Mode
 	switch name {
 	case "bash":
@@ -335,9 +335,6 @@ func (p *packaged) offered(name string, webHosts bool) (bool, string) {
 	case "web_search", "web_open", "web_find", "web_click":
 		if len(p.ceiling.Hosts) == 0 {
 			return false, "net.allow is empty"
-		}
-		if !webHosts {
-			return false, "this zut's web tools cannot be limited to hosts"
 		}
 	}
 	return true, ""
@@ -411,7 +408,3 @@ func (p *packaged) prompt(replace, appendText string) (string, string) {
 	}
 	return replace, text
 }
-
-// webHostGating says the web tools can be limited to hosts
-// (web.Config.AllowHosts); without it an agent gets no web tools.
-const webHostGating = false
