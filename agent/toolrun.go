@@ -342,7 +342,8 @@ func (a *Agent) confirm(ctx context.Context, c call) verdict {
 			return verdict{deny: true, reason: err.Error()}
 		}
 	}
-	req := ConfirmRequest{ToolID: c.id, Name: name, Args: args, Preview: c.preview()}
+	// An always-asked call offers no "always": nothing is remembered.
+	req := ConfirmRequest{ToolID: c.id, Name: name, Args: args, Preview: c.preview(), Once: always}
 	if p, ok := c.bt.(tools.Planner); ok {
 		fc, err := p.Plan(args)
 		if err != nil {

@@ -13,8 +13,10 @@ import (
 // TestTmuxZutRun: zut run asks for consent before anything of the agent
 // runs, listing its permissions; "no" exits without running it. After
 // "yes", remembered for the digest, a bash call of an agent whose bash is
-// "ask" is confirmed by the user even with --yolo, and runs in the
-// agent's sandbox (the footer names it); the next run does not ask again.
+// "ask" is confirmed by the user even with --yolo, with no "always" to
+// choose, and runs in the agent's sandbox (the footer names it), as !cmd
+// does, whose refusal offers no unconfined rerun; the next run does not
+// ask again.
 func TestTmuxZutRun(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
@@ -32,6 +34,10 @@ func TestTmuxZutRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(agentDir, "AGENT.md"), []byte("You make files.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.txt")
+	if err := os.WriteFile(secret, []byte("secret-4471\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	script := `[
@@ -67,10 +73,19 @@ func TestTmuxZutRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(proj, "made.txt")); err == nil {
 		t.Fatal("made.txt exists before the user confirmed the command")
 	}
+	if screen := tm.capture(false); strings.Contains(screen, "Always allow") {
+		t.Errorf("the confirmation of an always-asked command offers always:\n%s", screen)
+	}
 	tm.keys("y")
 	tm.wait("the answer", "Made the file.")
 	if _, err := os.Stat(filepath.Join(proj, "made.txt")); err != nil {
 		t.Errorf("after y: %v", err)
+	}
+	// !cmd runs in the agent's sandbox too, and its refusal is final.
+	tm.submit("!cat " + secret)
+	tm.wait("the refusal of !cmd", "Permission denied")
+	if screen := tm.capture(true); strings.Contains(screen, "secret-4471") || strings.Contains(screen, "WITHOUT the sandbox") {
+		t.Errorf("!cmd read the secret or offered to run unconfined:\n%s", screen)
 	}
 	tm.keys("C-d")
 	tm.wait("the second exit", "ZUT-EXIT-2=0")
