@@ -142,6 +142,9 @@ func (a *App) initSandbox() error {
 		// The agent's ceiling is its sandbox: the user's mode may narrow
 		// it (read-only: no writes), never widen it.
 		p.readOnly = m == sandbox.ReadOnly
+		if a.opts.Sandbox != "" && !p.readOnly {
+			fmt.Fprintf(a.env.Stderr, "zut: note: --sandbox %s does not widen the agent %s: its commands run in the sandbox of its permissions (only read-only narrows it)\n", m, p.name)
+		}
 		tmp, err := os.MkdirTemp("", "zut-agent-")
 		if err != nil {
 			return fmt.Errorf("zut run: make the agent's private temp dir: %v", err)
