@@ -28,6 +28,7 @@ type packaged struct {
 	name    string
 	ceiling zutfile.Ceiling
 	data    string // $ZUT_HOME/agents/<name>/data
+	home    string // $ZUT_HOME, which stays read-only
 	policy  sandbox.Policy
 	// readOnly is the user's read-only sandbox (--sandbox or settings):
 	// it narrows the ceiling to no writes at all.
@@ -133,6 +134,7 @@ func (a *App) initPackaged() error {
 	}
 	p.ceiling = c
 	p.data = vars.AgentData
+	p.home = a.home
 	if err := os.MkdirAll(p.data, 0o700); err != nil {
 		return fmt.Errorf("zut run %s: make the agent's data directory: %v", ag.Source, err)
 	}
@@ -210,17 +212,10 @@ func (p *packaged) sandboxPolicy(s *appSandbox, tmp string) (sandbox.Policy, err
 	if len(c.Hosts) > 0 {
 		pol.Network, pol.Hosts = sandbox.NetworkProxy, append([]string(nil), c.Hosts...)
 	}
-	// zut's own home stays read-only where a Write tree holds it.
-	pol.ReadOnly = []string{s.a.home}
-	if slices.ContainsFunc(pol.Write, func(w string) bool { return within(p.data, w) }) {
-		// ...but for the agent's own data directory, when it may write it.
-		pol.ReadOnly = nil
-		for _, w := range pol.Write {
-			if within(s.a.home, w) && !within(w, p.data) {
-				pol.ReadOnly = append(pol.ReadOnly, s.a.home)
-				break
-			}
-		}
+	// zut's own home stays read-only where a Write tree holds it (a
+	// mount over all of it: the agent's data directory in it too, then).
+	if slices.ContainsFunc(pol.Write, func(w string) bool { return within(s.a.home, w) }) {
+		pol.ReadOnly = []string{s.a.home}
 	}
 	probe, err := s.sb.Confine(exec.Command("true"), p.mode(), pol)
 	if err != nil {
@@ -278,7 +273,10 @@ func (p *packaged) scope() *tools.Scope {
 	s := &tools.Scope{
 		Read:  append(append([]string(nil), c.Read...), p.ag.Dir),
 		Write: append([]string(nil), c.Write...),
-		Owner: "the agent " + p.name + "'s permissions",
+		// zut's own home (config, consent, keys) stays read-only where a
+		// Write tree holds it, but for the agent's data directory.
+		ReadOnly: []string{p.home},
+		Owner:    "the agent " + p.name + "'s permissions",
 	}
 	if p.readOnly {
 		s.Write = nil

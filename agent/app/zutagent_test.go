@@ -40,7 +40,7 @@ func testPackaged(t *testing.T, manifest string, sup sandbox.Support) (*packaged
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &packaged{ag: ag, name: m.Name, ceiling: c, data: zutfile.AgentDataDir(home, m.Name)}
+	p := &packaged{ag: ag, name: m.Name, ceiling: c, data: zutfile.AgentDataDir(home, m.Name), home: home}
 	a.packaged = p
 	s := &appSandbox{a: a, sb: sandbox.New(sandbox.Config{Exe: "/bin/true", Probe: func(string) sandbox.Support { return sup }})}
 	return p, s, cwd

@@ -188,6 +188,10 @@ func (cfg Config) statError(tool, abs string, err error) Result {
 type Scope struct {
 	Read  []string // trees that may be read
 	Write []string // trees that may also be written; readable too
+	// ReadOnly are trees inside Write that stay read-only (zut's own
+	// home), but where a Write tree inside them is writable again (the
+	// agent's data directory): the deepest tree holding a path decides.
+	ReadOnly []string
 	// Commands, when not nil, vets each command line bash is to run:
 	// an error refuses it, and says why, before it starts.
 	Commands func(command string) error
@@ -209,15 +213,23 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 	if !write {
 		trees, what = append(append([]string(nil), s.Read...), s.Write...), "read"
 	}
+	deepest := ""
 	for _, t := range trees {
-		if pathWithin(real, realPath(t)) {
-			return nil
+		if rt := realPath(t); pathWithin(real, rt) && len(rt) > len(deepest) {
+			deepest = rt
 		}
 	}
-	owner := s.Owner
-	if owner == "" {
-		owner = "this run's permission ceiling"
+	if deepest != "" && write {
+		for _, r := range s.ReadOnly {
+			if rr := realPath(r); pathWithin(real, rr) && len(rr) > len(deepest) {
+				return fmt.Errorf("%s: %s is in %s, which stays read-only to %s; the call was not run", tool, cfg.display(abs), rr, s.owner())
+			}
+		}
 	}
+	if deepest != "" {
+		return nil
+	}
+	owner := s.owner()
 	shown := cfg.display(abs)
 	if real != abs {
 		shown += " (which is " + real + ")"
@@ -226,6 +238,14 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 		return fmt.Errorf("%s: %s is outside what %s may %s: it may %s nothing; the call was not run", tool, shown, owner, what, what)
 	}
 	return fmt.Errorf("%s: %s is outside what %s may %s (%s); the call was not run, stay inside those trees", tool, shown, owner, what, strings.Join(trees, ", "))
+}
+
+// owner names the scope's ceiling in messages.
+func (s *Scope) owner() string {
+	if s.Owner == "" {
+		return "this run's permission ceiling"
+	}
+	return s.Owner
 }
 
 // realPath is abs with its symbolic links resolved: those of the path

@@ -13,7 +13,8 @@ import (
 
 // TestScope: with a Scope (a packaged agent's ceiling) every file tool
 // refuses a path outside its trees before touching it, write and edit
-// refuse one outside Write, and a symbolic link (to a file, to a
+// refuse one outside Write or in a ReadOnly tree (unless a deeper Write
+// tree holds it), and a symbolic link (to a file, to a
 // directory, dangling) inside a tree does not lead out of it; bash
 // refuses what the command gate refuses, in Validate and in Run.
 func TestScope(t *testing.T) {
@@ -33,7 +34,8 @@ func TestScope(t *testing.T) {
 			t.Skip(err)
 		}
 	}
-	cfg.Scope = &Scope{Read: []string{ro}, Write: []string{cfg.CWD}, Owner: "the agent t's permissions",
+	zutHome := filepath.Join(cfg.CWD, "zuthome")
+	cfg.Scope = &Scope{Read: []string{ro}, Write: []string{cfg.CWD, filepath.Join(zutHome, "data")}, ReadOnly: []string{zutHome}, Owner: "the agent t's permissions",
 		Commands: func(c string) error {
 			if strings.HasPrefix(c, "echo ") {
 				return nil
@@ -60,7 +62,10 @@ func TestScope(t *testing.T) {
 		{"grep outside", &grepTool{cfg}, map[string]any{"pattern": "secret", "path": out}, "grep: " + out + " is outside"},
 		{"grep through a directory link", &grepTool{cfg}, map[string]any{"pattern": "secret", "path": "dir-link"}, "is outside"},
 		{"write inside", &writeTool{cfg}, map[string]any{"path": "sub/dir/new.txt", "content": "x"}, ""},
-		{"write in the read-only tree", &writeTool{cfg}, map[string]any{"path": filepath.Join(ro, "w.txt"), "content": "x"}, "is outside what the agent t's permissions may write (" + cfg.CWD + ")"},
+		{"write in the read-only tree", &writeTool{cfg}, map[string]any{"path": filepath.Join(ro, "w.txt"), "content": "x"}, "is outside what the agent t's permissions may write (" + cfg.CWD + ", "},
+		{"write in a read-only tree inside the write tree", &writeTool{cfg}, map[string]any{"path": "zuthome/consent.json", "content": "x"}, "zuthome/consent.json is in " + zutHome + ", which stays read-only to the agent t's permissions"},
+		{"write in a write tree inside the read-only tree", &writeTool{cfg}, map[string]any{"path": "zuthome/data/notes.txt", "content": "x"}, ""},
+		{"read in the read-only tree", &readTool{cfg}, map[string]any{"path": "zuthome/data/notes.txt"}, ""},
 		{"write through a dangling link", &writeTool{cfg}, map[string]any{"path": "dangling", "content": "x"}, "dangling (which is " + filepath.Join(out, "new.txt") + ") is outside"},
 		{"write through a link to the read-only tree", &writeTool{cfg}, map[string]any{"path": "ro-link/w.txt", "content": "x"}, "is outside what the agent t's permissions may write"},
 		{"edit through a file link", &editTool{cfg}, edit("file-link"), "edit: file-link (which is"},
@@ -96,7 +101,7 @@ func TestScope(t *testing.T) {
 	if got := readFile(t, filepath.Join(out, "secret.txt")); got != "secret\n" {
 		t.Errorf("the outside file became %q", got)
 	}
-	for _, p := range []string{filepath.Join(out, "new.txt"), filepath.Join(ro, "w.txt")} {
+	for _, p := range []string{filepath.Join(out, "new.txt"), filepath.Join(ro, "w.txt"), filepath.Join(zutHome, "consent.json")} {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s was written", p)
 		}
