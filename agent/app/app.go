@@ -174,6 +174,11 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		return nil, err
 	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
+	if a.packaged != nil {
+		// Nothing of the project runs with an agent, so there is nothing
+		// to trust or ask about; its allow rules do not count either.
+		a.trust = Trust{Root: a.trust.Root}
+	}
 	a.claude = loadClaude(e.Getenv("HOME"), cwd)
 	if !a.trust.Trusted && !f.Interactive && a.packaged == nil {
 		fmt.Fprintf(e.Stderr, "zut: %s\n", a.trust.untrustedNote())

@@ -123,3 +123,24 @@ func TestScopeNone(t *testing.T) {
 		t.Errorf("CheckScope with an empty scope: %v, want it may write nothing", err)
 	}
 }
+
+// BenchmarkCheckScope is the cost a Scope adds to each file tool call:
+// the links of the path and of the trees resolved, for a file five
+// directories deep in a workspace beside two other trees.
+func BenchmarkCheckScope(b *testing.B) {
+	dir := b.TempDir()
+	deep := filepath.Join(dir, "work", "a", "b", "c", "d")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(deep, "f.go")
+	os.WriteFile(file, []byte("package f\n"), 0o644)
+	cfg := Config{CWD: filepath.Join(dir, "work"), Scope: &Scope{Read: []string{filepath.Join(dir, "ro"), filepath.Join(dir, "other")},
+		Write: []string{filepath.Join(dir, "work")}, ReadOnly: []string{filepath.Join(dir, "zuthome")}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := cfg.CheckScope("write", file, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
