@@ -146,7 +146,7 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 			TrustProject:         a.projectTrusted(),
 			TrustedRepo:          a.trustedRepo(),
 			LogDir:               filepath.Join(a.home, "logs"),
-			DiagnosticsAfterEdit: a.settings.LSPDiagnostics && !a.opts.NoLSP,
+			DiagnosticsAfterEdit: a.settings.LSPDiagnostics && !a.opts.NoLSP && a.packaged == nil, // an agent starts no language server
 			Apply:                lsp.WriteEdits,
 			Env:                  cfg.Env,
 			WrapCommand:          a.sandbox.childWrap(),
