@@ -29,7 +29,6 @@ type packaged struct {
 	ceiling zutfile.Ceiling
 	data    string // $ZUT_HOME/agents/<name>/data
 	home    string // $ZUT_HOME, which stays read-only
-	policy  sandbox.Policy
 	// readOnly is the user's read-only sandbox (--sandbox or settings):
 	// it narrows the ceiling to no writes at all.
 	readOnly bool
@@ -99,7 +98,7 @@ func RememberAgentConsent(home string, o Options) error {
 // ConsentRefusal is the error of a run that needs consent nobody can give
 // in its mode.
 func ConsentRefusal(e *Env, o Options, cwd string) error {
-	return fmt.Errorf("zut run %s: this agent (%s) has not been consented to on this machine, and nobody can be asked in this mode.\n%sRun it once in the interactive UI to be asked, or add --yes to consent to these permissions (remembered for this digest)",
+	return fmt.Errorf("run agent %s: this agent (%s) has not been consented to on this machine, and nobody can be asked in this mode.\n%sRun it once in the interactive UI to be asked, or add --yes to consent to these permissions (remembered for this digest)",
 		o.Agent.Source, o.Agent.Digest, ConsentText(e, o, cwd))
 }
 
@@ -116,7 +115,7 @@ func (a *App) initPackaged() error {
 		}
 		// The interactive UI asks before it builds the app; reaching
 		// here unasked is a bug of the frontend, and fails closed.
-		return fmt.Errorf("zut run %s: the agent was not consented to; the permissions were not shown", ag.Source)
+		return fmt.Errorf("run agent %s: the agent was not consented to; the permissions were not shown", ag.Source)
 	}
 	if a.opts.AgentYes && !zutfile.Consented(a.home, ag.Digest) {
 		if err := RememberAgentConsent(a.home, a.opts); err != nil {
@@ -130,22 +129,22 @@ func (a *App) initPackaged() error {
 	vars := AgentVars(a.env, a.opts, a.cwd)
 	c, err := ag.Manifest.Ceiling(vars)
 	if err != nil {
-		return fmt.Errorf("zut run %s: %v", ag.Source, err)
+		return fmt.Errorf("run agent %s: %v", ag.Source, err)
 	}
 	p.ceiling = c
 	p.data = vars.AgentData
 	p.home = a.home
 	if err := os.MkdirAll(p.data, 0o700); err != nil {
-		return fmt.Errorf("zut run %s: make the agent's data directory: %v", ag.Source, err)
+		return fmt.Errorf("run agent %s: make the agent's data directory: %v", ag.Source, err)
 	}
 	if err := os.Chmod(p.data, 0o700); err != nil {
-		return fmt.Errorf("zut run %s: make the agent's data directory private: %v", ag.Source, err)
+		return fmt.Errorf("run agent %s: make the agent's data directory private: %v", ag.Source, err)
 	}
 	a.packaged = p
 	return nil
 }
 
-// agentModel puts the agent's preferred model in the options unless the
+// preferModel puts the agent's preferred model in the options unless the
 // command line chose one.
 func (p *packaged) preferModel(o *Options) {
 	if p == nil || o.Model != "" || o.Provider != "" {
@@ -187,7 +186,7 @@ func (a *App) checkRequirements() error {
 	if len(unmet) == 0 {
 		return nil
 	}
-	return fmt.Errorf("zut run %s: the agent's requirements are not met:\n  • %s", p.ag.Source, strings.Join(unmet, "\n  • "))
+	return fmt.Errorf("run agent %s: the agent's requirements are not met:\n  • %s", p.ag.Source, strings.Join(unmet, "\n  • "))
 }
 
 // sandboxPolicy builds the policy of every child of the agent (bash,
@@ -213,16 +212,36 @@ func (p *packaged) sandboxPolicy(s *appSandbox, tmp string) (sandbox.Policy, err
 		pol.Network, pol.Hosts = sandbox.NetworkProxy, append([]string(nil), c.Hosts...)
 	}
 	// zut's own home stays read-only where a Write tree holds it (a
-	// mount over all of it: the agent's data directory in it too, then).
+	// mount over all of it: the agent's data directory in it too, then),
+	// and so do the files in a writable tree that would run code outside
+	// the sandbox later: git's hooks and config, the project's .zut/.
 	if slices.ContainsFunc(pol.Write, func(w string) bool { return within(s.a.home, w) }) {
 		pol.ReadOnly = []string{s.a.home}
 	}
+	pol.ReadOnly = append(pol.ReadOnly, p.protected(c.Write)...)
 	probe, err := s.sb.Confine(exec.Command("true"), p.mode(), pol)
 	if err != nil {
 		return pol, p.unenforceable(err)
 	}
 	probe.Close() // a probe: the command never starts
 	return pol, nil
+}
+
+// protectedNames are the members of a writable tree that stay read-only
+// to an agent, as in the workspace-write mode: what would run code
+// outside the sandbox later (git's hooks and config, the project's
+// extensions and settings in .zut).
+var protectedNames = []string{".git/hooks", ".git/config", ".zut"}
+
+// protected are the protectedNames of the trees.
+func (p *packaged) protected(trees []string) []string {
+	var out []string
+	for _, t := range trees {
+		for _, n := range protectedNames {
+			out = append(out, filepath.Join(t, filepath.FromSlash(n)))
+		}
+	}
+	return out
 }
 
 // within reports whether path is root or inside it, by name.
@@ -239,7 +258,7 @@ func (p *packaged) mode() string { return "agent " + p.name }
 func (p *packaged) unenforceable(err error) error {
 	var ue *sandbox.UnavailableError
 	if !errors.As(err, &ue) {
-		return fmt.Errorf("zut run %s: the agent's sandbox: %v; the agent was not started", p.ag.Source, err)
+		return fmt.Errorf("run agent %s: the agent's sandbox: %v; the agent was not started", p.ag.Source, err)
 	}
 	need := map[string]string{
 		sandbox.MechLandlock:    "fs.read and fs.write (what its commands may read and write)",
@@ -256,7 +275,7 @@ func (p *packaged) unenforceable(err error) error {
 	if len(ue.Why) > 0 {
 		lines = append(lines, "the probe saw: "+strings.Join(ue.Why, "; "))
 	}
-	return fmt.Errorf("zut run %s: this machine cannot enforce the agent's permissions, so it was not started:\n  • %s\nzut sandbox check shows what the machine supports", p.ag.Source, strings.Join(lines, "\n  • "))
+	return fmt.Errorf("run agent %s: this machine cannot enforce the agent's permissions, so it was not started:\n  • %s\nzut sandbox check shows what the machine supports", p.ag.Source, strings.Join(lines, "\n  • "))
 }
 
 // netWords says what the agent's network is.
@@ -275,7 +294,7 @@ func (p *packaged) scope() *tools.Scope {
 		Write: append([]string(nil), c.Write...),
 		// zut's own home (config, consent, keys) stays read-only where a
 		// Write tree holds it, but for the agent's data directory.
-		ReadOnly: []string{p.home},
+		ReadOnly: append([]string{p.home}, p.protected(c.Write)...),
 		Owner:    "the agent " + p.name + "'s permissions",
 	}
 	if p.readOnly {

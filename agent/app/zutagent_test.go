@@ -98,6 +98,11 @@ func TestPackagedPolicy(t *testing.T) {
 			if pol.Env == nil || !slices.Equal(pol.Env, tc.wantEnv) {
 				t.Errorf("Env = %#v, want %#v", pol.Env, tc.wantEnv)
 			}
+			for _, w := range write {
+				if !slices.Contains(pol.ReadOnly, filepath.Join(w, ".git", "hooks")) || !slices.Contains(pol.ReadOnly, filepath.Join(w, ".zut")) {
+					t.Errorf("ReadOnly %v lacks the hooks and .zut of %s", pol.ReadOnly, w)
+				}
+			}
 			if !slices.Contains(pol.Hidden, "/etc/shadow") || pol.TempDir != tmp {
 				t.Errorf("Hidden %v, TempDir %q", pol.Hidden, pol.TempDir)
 			}
