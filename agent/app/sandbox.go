@@ -147,7 +147,7 @@ func (a *App) initSandbox() error {
 		}
 		tmp, err := os.MkdirTemp("", "zut-agent-")
 		if err != nil {
-			return fmt.Errorf("zut run: make the agent's private temp dir: %v", err)
+			return fmt.Errorf("run agent %s: make its private temp dir: %v", p.name, err)
 		}
 		s.tmp = tmp
 		pol, err := p.sandboxPolicy(s, tmp)

@@ -119,7 +119,7 @@ func runUI(ctx context.Context, e *app.Env, o app.Options, cfg uiConfig) error {
 		if err != nil || !ok {
 			u.screen.Clear()
 			if err == nil {
-				err = fmt.Errorf("zut run: the agent %s was not run: you did not consent to its permissions", o.Agent.Manifest.Name)
+				err = fmt.Errorf("run agent %s: not run: you did not consent to its permissions", o.Agent.Manifest.Name)
 			}
 			return err
 		}
