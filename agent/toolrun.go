@@ -70,6 +70,9 @@ type Policy struct {
 	// DenyHint, when set, replaces the --no-yolo advice in the message
 	// of a call DenyMutating refuses (for example: add an --allow rule).
 	DenyHint string
+	// Withheld are built-in tools this run does not offer, with why (a
+	// packaged agent's ceiling): a call of one gets that reason.
+	Withheld map[string]string
 	// AlwaysAsk are tools every call of which a person confirms: no
 	// allow rule, no Yolo and no "always" answer lets one run unasked,
 	// and without a Confirmer each is refused (a packaged agent's bash
@@ -197,6 +200,9 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 	bt := a.builtin(u.Name)
 	et, isExt := a.extTool(u.Name)
 	if bt == nil && !isExt {
+		if pol, _ := a.policy(); pol.Withheld[u.Name] != "" {
+			return errResult(fmt.Sprintf("tool %q is not offered in this run: %s; available tools: %s", u.Name, pol.Withheld[u.Name], strings.Join(a.toolNames(), ", "))), false
+		}
 		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", "))), false
 	}
 	if !a.isActive(u.Name) {

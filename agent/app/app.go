@@ -248,6 +248,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	if a.packaged != nil {
 		cfg.Policy.AlwaysAsk = a.packaged.alwaysAsk()
+		cfg.Policy.Withheld = a.packaged.withheld()
 		cfg.Policy.AlwaysAskWhy = "the agent " + a.packaged.name + "'s bash permission \"ask\""
 	} else if hb := a.startHooks(cfg.Extensions); hb != nil {
 		cfg.Extensions = hb

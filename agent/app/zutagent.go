@@ -357,6 +357,18 @@ func (p *packaged) offered(name string) (bool, string) {
 	return true, ""
 }
 
+// withheld are the built-in tools the ceiling keeps from the model, with
+// why, for the result of a call of one.
+func (p *packaged) withheld() map[string]string {
+	out := map[string]string{}
+	for _, n := range ToolNames {
+		if ok, why := p.offered(n); !ok {
+			out[n] = "the agent " + p.name + "'s permissions leave it out (" + why + ")"
+		}
+	}
+	return out
+}
+
 // alwaysAsk are the tools every call of which a person confirms: bash and
 // python in bash mode "ask".
 func (p *packaged) alwaysAsk() []string {
