@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -219,7 +218,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	a.templates = a.loadTemplates()
 	a.tools = a.buildTools(a.skills)
-	tools.CleanOutput(filepath.Join(a.home, "tmp"), "", time.Now())
+	tools.CleanOutput(a.outputDir(), "", time.Now())
 
 	system, err := a.systemPrompt()
 	if err != nil {
@@ -532,7 +531,7 @@ func (a *App) closeSession(s *session.Session) {
 	empty := s.Path() != "" && s.Len() == 0 && s.Path() != a.opts.SessionPath
 	path := s.Path()
 	// The bash tool's saved outputs of the session go with it.
-	tools.CleanOutput(filepath.Join(a.home, "tmp"), s.ID(), time.Now())
+	tools.CleanOutput(a.outputDir(), s.ID(), time.Now())
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: close session: %v\n", err)
 		return

@@ -55,7 +55,7 @@ var ToolNames = []string{
 func (a *App) toolConfig(idx *skills.Index) tools.Config {
 	cfg := tools.Config{
 		CWD: a.cwd, Home: a.env.Getenv("HOME"), Skills: idx,
-		TempDir: filepath.Join(a.home, "tmp"),
+		TempDir: a.outputDir(),
 		Env:     a.childEnv(),
 	}
 	if a.sandbox != nil {

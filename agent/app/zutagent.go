@@ -144,6 +144,53 @@ func (a *App) initPackaged() error {
 	return nil
 }
 
+// outputDir is where the bash tool saves the whole output of a command
+// whose result it cut: $ZUT_HOME/tmp, or the agent's own
+// $ZUT_HOME/agents/<name>/tmp, which its tools may read.
+func (a *App) outputDir() string {
+	if a.packaged != nil {
+		return a.packaged.outputDir()
+	}
+	return filepath.Join(a.home, "tmp")
+}
+
+func (p *packaged) outputDir() string { return filepath.Join(filepath.Dir(p.data), "tmp") }
+
+// homeHidden are the members of zut's own home the agent's tools and
+// children never see, should its trees hold that home: all but its own
+// directory agents/<name> (its data, sessions and saved outputs). So the
+// user's keys, settings, sessions, logs, other agents and the consent
+// store stay out of its reach.
+func (p *packaged) homeHidden() []string {
+	names := []string{"auth.json", "models.json", "config.json", "sessions", "trust.json", "history.jsonl", "logs", "extensions", "tmp", "themes", "skills", "prompts", "mcp.json"}
+	if entries, err := os.ReadDir(p.home); err == nil {
+		for _, e := range entries {
+			if !slices.Contains(names, e.Name()) {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if n != "agents" {
+			out = append(out, filepath.Join(p.home, n))
+		}
+	}
+	agents := filepath.Join(p.home, "agents")
+	others := []string{"consent.json", "consent.json.lock"}
+	if entries, err := os.ReadDir(agents); err == nil {
+		for _, e := range entries {
+			if e.Name() != p.name && !slices.Contains(others, e.Name()) {
+				others = append(others, e.Name())
+			}
+		}
+	}
+	for _, n := range others {
+		out = append(out, filepath.Join(agents, n))
+	}
+	return out
+}
+
 // preferModel puts the agent's preferred model in the options unless the
 // command line chose one.
 func (p *packaged) preferModel(o *Options) {
@@ -202,6 +249,9 @@ func (p *packaged) sandboxPolicy(s *appSandbox, tmp string) (sandbox.Policy, err
 		Network: sandbox.NetworkNone,
 		Env:     append([]string{}, c.Env...),
 		TempDir: tmp,
+	}
+	if slices.ContainsFunc(pol.Read, func(r string) bool { return within(s.a.home, r) }) {
+		pol.Hidden = append(pol.Hidden, p.homeHidden()...) // its trees hold zut's home
 	}
 	pol.Read = append(pol.Read, systemReadDirs...)
 	pol.Hidden = append(pol.Hidden, s.paths(s.settings.Hidden)...)
@@ -290,7 +340,8 @@ func (p *packaged) netWords() string {
 func (p *packaged) scope() *tools.Scope {
 	c := p.ceiling
 	s := &tools.Scope{
-		Read:  append(append([]string(nil), c.Read...), p.ag.Dir),
+		Read:   append(append([]string(nil), c.Read...), p.ag.Dir, p.outputDir()),
+		Hidden: p.homeHidden(),
 		Write: append([]string(nil), c.Write...),
 		// zut's own home (config, consent, keys) stays read-only where a
 		// Write tree holds it, but for the agent's data directory.

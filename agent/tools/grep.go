@@ -111,7 +111,7 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 			}
 		}
 	}
-	col := &grepCollector{limit: q.limit, context: q.context}
+	col := &grepCollector{limit: q.limit, context: q.context, scope: t.cfg.Scope}
 	var err error
 	if t.cfg.Ripgrep != "" && !t.cfg.NoRipgrep {
 		err = ripgrep(ctx, t.cfg.Ripgrep, q, col)
@@ -204,6 +204,8 @@ type grepCollector struct {
 	truncated      bool // the limit cut the results
 	skips          []grepSkip
 	moreSkips      int // skips past maxSkips, counted
+	// scope, when not nil, drops the files of its Hidden trees.
+	scope *Scope
 }
 
 // grepSkip is something a backend could not search: an unreadable file
@@ -228,6 +230,9 @@ func (c *grepCollector) skip(path, what string) {
 // add takes one file's results (they must include every match of the
 // file, with its context); it returns false once the limit is reached.
 func (c *grepCollector) add(f grepFile) bool {
+	if c.scope != nil && c.scope.hidden(f.path) != "" {
+		return true // never shown, and never counted
+	}
 	if c.matches >= c.limit {
 		c.truncated = true
 		return false

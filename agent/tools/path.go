@@ -188,6 +188,9 @@ func (cfg Config) statError(tool, abs string, err error) Result {
 type Scope struct {
 	Read  []string // trees that may be read
 	Write []string // trees that may also be written; readable too
+	// Hidden are paths inside Read or Write that no tool reads or
+	// writes, and grep leaves out (zut's own files but the agent's).
+	Hidden []string
 	// ReadOnly are trees inside Write that stay read-only (zut's own
 	// home), but where a Write tree inside them is writable again (the
 	// agent's data directory): the deepest tree holding a path decides.
@@ -209,6 +212,9 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 		return nil
 	}
 	real := realPath(abs)
+	if h := s.hidden(real); h != "" {
+		return fmt.Errorf("%s: %s is in %s, which %s may not touch; the call was not run", tool, cfg.display(abs), h, s.owner())
+	}
 	trees, what := s.Write, "write"
 	if !write {
 		trees, what = append(append([]string(nil), s.Read...), s.Write...), "read"
@@ -238,6 +244,18 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 		return fmt.Errorf("%s: %s is outside what %s may %s: it may %s nothing; the call was not run", tool, shown, owner, what, what)
 	}
 	return fmt.Errorf("%s: %s is outside what %s may %s (%s); the call was not run, stay inside those trees", tool, shown, owner, what, strings.Join(trees, ", "))
+}
+
+// hidden is the Hidden tree that holds path (its links resolved), "" for
+// none.
+func (s *Scope) hidden(path string) string {
+	real := realPath(path)
+	for _, h := range s.Hidden {
+		if rh := realPath(h); pathWithin(real, rh) || pathWithin(path, h) {
+			return rh
+		}
+	}
+	return ""
 }
 
 // owner names the scope's ceiling in messages.

@@ -22,7 +22,7 @@ func TestScope(t *testing.T) {
 	root := filepath.Dir(cfg.CWD)
 	ro := filepath.Join(root, "ro") // readable, not writable
 	out := filepath.Join(root, "out")
-	writeFiles(t, root, map[string]string{"work/in.txt": "in\n", "ro/r.txt": "r\n", "out/secret.txt": "secret\n",
+	writeFiles(t, root, map[string]string{"work/zuthome/auth.json": "key-7781\n", "work/in.txt": "in\n", "ro/r.txt": "r\n", "out/secret.txt": "secret\n",
 		"out/skill/SKILL.md": "---\nname: outside\ndescription: d\n---\nbody\n"})
 	for _, l := range [][2]string{
 		{filepath.Join(out, "secret.txt"), "work/file-link"},
@@ -35,7 +35,7 @@ func TestScope(t *testing.T) {
 		}
 	}
 	zutHome := filepath.Join(cfg.CWD, "zuthome")
-	cfg.Scope = &Scope{Read: []string{ro}, Write: []string{cfg.CWD, filepath.Join(zutHome, "data")}, ReadOnly: []string{zutHome}, Owner: "the agent t's permissions",
+	cfg.Scope = &Scope{Read: []string{ro}, Write: []string{cfg.CWD, filepath.Join(zutHome, "data")}, ReadOnly: []string{zutHome}, Hidden: []string{filepath.Join(zutHome, "auth.json")}, Owner: "the agent t's permissions",
 		Commands: func(c string) error {
 			if strings.HasPrefix(c, "echo ") {
 				return nil
@@ -66,6 +66,7 @@ func TestScope(t *testing.T) {
 		{"write in a read-only tree inside the write tree", &writeTool{cfg}, map[string]any{"path": "zuthome/consent.json", "content": "x"}, "zuthome/consent.json is in " + zutHome + ", which stays read-only to the agent t's permissions"},
 		{"write in a write tree inside the read-only tree", &writeTool{cfg}, map[string]any{"path": "zuthome/data/notes.txt", "content": "x"}, ""},
 		{"read in the read-only tree", &readTool{cfg}, map[string]any{"path": "zuthome/data/notes.txt"}, ""},
+		{"read a hidden file", &readTool{cfg}, map[string]any{"path": "zuthome/auth.json"}, "zuthome/auth.json is in " + filepath.Join(zutHome, "auth.json") + ", which the agent t's permissions may not touch"},
 		{"write through a dangling link", &writeTool{cfg}, map[string]any{"path": "dangling", "content": "x"}, "dangling (which is " + filepath.Join(out, "new.txt") + ") is outside"},
 		{"write through a link to the read-only tree", &writeTool{cfg}, map[string]any{"path": "ro-link/w.txt", "content": "x"}, "is outside what the agent t's permissions may write"},
 		{"edit through a file link", &editTool{cfg}, edit("file-link"), "edit: file-link (which is"},
@@ -105,6 +106,10 @@ func TestScope(t *testing.T) {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s was written", p)
 		}
+	}
+	// grep leaves a hidden file out of a search of the tree holding it.
+	if r := call(t, &grepTool{cfg}, map[string]any{"pattern": "key-77"}); strings.Contains(r.Text(), "key-7781") || !strings.Contains(r.Text(), "No matches") {
+		t.Errorf("grep over a hidden file: %s", r.Text())
 	}
 	// Plan, which the confirmation shows, refuses too.
 	if _, err := (&writeTool{cfg}).Plan(json.RawMessage(`{"path":"dangling","content":"x"}`)); err == nil || !strings.Contains(err.Error(), "is outside") {
