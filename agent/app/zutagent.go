@@ -342,7 +342,7 @@ func (p *packaged) scope() *tools.Scope {
 	s := &tools.Scope{
 		Read:   append(append([]string(nil), c.Read...), p.ag.Dir, p.outputDir()),
 		Hidden: p.homeHidden(),
-		Write: append([]string(nil), c.Write...),
+		Write:  append([]string(nil), c.Write...),
 		// zut's own home (config, consent, keys) stays read-only where a
 		// Write tree holds it, but for the agent's data directory.
 		ReadOnly: append([]string{p.home}, p.protected(c.Write)...),
