@@ -87,6 +87,10 @@ func TestTmuxZutRun(t *testing.T) {
 	if screen := tm.capture(true); strings.Contains(screen, "secret-4471") || strings.Contains(screen, "WITHOUT the sandbox") {
 		t.Errorf("!cmd read the secret or offered to run unconfined:\n%s", screen)
 	}
+	tm.submit("/sandbox")
+	tm.wait("the sandbox's note", "which /sandbox does not change")
+	tm.submit("/sandbox danger-full-access")
+	tm.wait("the refusal of /sandbox", "runs in the sandbox of its own permissions, which no mode changes")
 	tm.keys("C-d")
 	tm.wait("the second exit", "ZUT-EXIT-2=0")
 
