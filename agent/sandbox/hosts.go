@@ -12,7 +12,9 @@ import (
 // IP address ("127.0.0.1", "::1"). "localhost" is a name like the
 // others. Case and a trailing dot do not matter, and a port on either
 // side is ignored ("github.com:443", "[::1]:8080"). An empty host, or a
-// host holding "*", matches nothing.
+// host holding "*", matches nothing; the patterns "*" and "*." match no
+// host (there is no "any host" pattern: a nil Policy.Hosts reaches
+// none).
 func HostAllowed(patterns []string, host string) bool {
 	h, ip := normalHost(host)
 	if h == "" || strings.Contains(h, "*") {

@@ -41,6 +41,9 @@ type proxy struct {
 	// lookup resolves a name; dial connects to a checked address.
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 	dial   func(ctx context.Context, addr string) (net.Conn, error)
+	// lingerFor bounds the reading of the rest of a request after an
+	// answer that ends the connection.
+	lingerFor time.Duration
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -61,10 +64,11 @@ func newProxy(hosts []string) *proxy {
 		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		},
-		dial:   func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) },
-		ctx:    ctx,
-		cancel: cancel,
-		conns:  map[net.Conn]struct{}{},
+		dial:      func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) },
+		lingerFor: 5 * time.Second,
+		ctx:       ctx,
+		cancel:    cancel,
+		conns:     map[net.Conn]struct{}{},
 	}
 }
 
@@ -91,6 +95,12 @@ func (p *proxy) serve(l net.Listener) {
 	p.mu.Unlock()
 	p.goFunc(func() { // the accept loop: ends when close closes l
 		sem := make(chan struct{}, proxyMaxConns)
+		// refusals of connections past the limit, each answered 503
+		// while the rest of its request is read; past as many again a
+		// connection is closed unanswered, so that a command opening
+		// connections in a loop holds at most twice the limit of zut's
+		// files
+		busy := make(chan struct{}, proxyMaxConns)
 		for {
 			c, err := l.Accept()
 			if errors.Is(err, net.ErrClosed) {
@@ -106,21 +116,27 @@ func (p *proxy) serve(l net.Listener) {
 			}
 			select {
 			case sem <- struct{}{}:
-			default:
 				p.goFunc(func() {
+					defer func() { <-sem }()
+					defer p.untrack(c)
+					p.handle(c)
+				})
+				continue
+			default:
+			}
+			select {
+			case busy <- struct{}{}:
+				p.goFunc(func() {
+					defer func() { <-busy }()
 					defer p.untrack(c)
 					c.SetWriteDeadline(time.Now().Add(10 * time.Second))
 					if writeStatus(c, http.StatusServiceUnavailable, fmt.Sprintf("zut's sandbox proxy serves %d connections at once; try again when some have ended\n", proxyMaxConns)) {
-						linger(c)
+						p.linger(c)
 					}
 				})
-				continue
+			default:
+				p.untrack(c)
 			}
-			p.goFunc(func() {
-				defer func() { <-sem }()
-				defer p.untrack(c)
-				p.handle(c)
-			})
 		}
 	})
 }
@@ -260,7 +276,7 @@ func (p *proxy) handle(c net.Conn) {
 	answered := false // an answer that ends the connection was written
 	defer func() {
 		if answered {
-			linger(c)
+			p.linger(c)
 		}
 	}()
 	ic := &idleConn{Conn: c}
@@ -282,7 +298,7 @@ func (p *proxy) handle(c net.Conn) {
 			return
 		}
 		if !HostAllowed(p.hosts, t.host) {
-			p.refuse(strings.ToLower(strings.TrimSuffix(t.host, ".")))
+			p.refuse(refusedName(t.host))
 			answered = writeStatus(c, http.StatusForbidden, fmt.Sprintf("zut's sandbox proxy refused host %s: it is not in the agent's net.allow (%s); the agent's net.allow must list it\n", t.host, allowedList(p.hosts)))
 			return
 		}
@@ -298,9 +314,26 @@ func (p *proxy) handle(c net.Conn) {
 		keep := p.forward(c, br, req, up)
 		p.untrack(up)
 		if !keep {
+			answered = true // the client may still be sending
 			return
 		}
 	}
+}
+
+// refusedName is host as Explain shows it: lower case, no trailing dot,
+// quoted if it holds anything but printable ASCII, and cut short.
+func refusedName(host string) string {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	for i := 0; i < len(h); i++ {
+		if h[i] <= ' ' || h[i] >= 0x7f {
+			h = strconv.QuoteToASCII(h)
+			break
+		}
+	}
+	if len(h) > 100 {
+		h = h[:100] + "..."
+	}
+	return h
 }
 
 // allowedList names the hosts of net.allow in a refusal.
@@ -445,11 +478,11 @@ func writeStatus(w io.Writer, code int, body string) bool {
 
 // linger ends a connection after an answer the client may not have read
 // all of its request for: the rest of the request is read and dropped
-// (up to 1 MiB, for 5 s), so that closing does not reset the connection
-// and lose the answer.
-func linger(c net.Conn) {
+// (up to 1 MiB, for lingerFor), so that closing does not reset the
+// connection and lose the answer.
+func (p *proxy) linger(c net.Conn) {
 	closeWrite(c)
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(p.lingerFor))
 	io.Copy(io.Discard, io.LimitReader(c, 1<<20))
 }
 

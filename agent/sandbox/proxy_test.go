@@ -126,7 +126,6 @@ func openFDs(t testing.TB) int {
 	return len(ents)
 }
 
-
 // TestProxyNetwork: a command under NetworkProxy reaches, through the
 // proxy in its environment, the test's servers on the machine's loopback
 // when net.allow lists "127.0.0.1" or "localhost", plain HTTP and HTTPS

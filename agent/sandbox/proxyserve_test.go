@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/agent/internal/golden"
 )
@@ -134,12 +135,14 @@ func TestProxyAnswers(t *testing.T) {
 }
 
 // TestProxyLimits: the connection past proxyMaxConns is answered 503 at
-// once, and close ends the proxy with every connection open, a tunnel
-// included.
+// once; past as many such answers still being given, a connection is
+// closed unanswered; and close ends the proxy with every connection
+// open, a tunnel included.
 func TestProxyLimits(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(echo))
 	defer up.Close()
 	p, addr := testProxy(t, []string{"docs.example.com"}, up.Listener.Addr().String())
+	p.lingerFor = time.Minute // the 503s wait for their clients, which do not end
 	tunnel, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +163,25 @@ func TestProxyLimits(t *testing.T) {
 	}
 	if got := exchange(t, addr, "GET http://docs.example.com/ HTTP/1.1\r\n\r\n"); !strings.HasPrefix(got, "HTTP/1.1 503") {
 		t.Errorf("connection %d: answer %q, want 503", proxyMaxConns+1, got)
+	}
+	for i := range proxyMaxConns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		idle = append(idle, c)
+		if line, err := bufio.NewReader(c).ReadString('\n'); !strings.HasPrefix(line, "HTTP/1.1 503") {
+			t.Fatalf("busy connection %d: %q, %v; want 503", i, line, err)
+		}
+	}
+	last, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer last.Close()
+	if b, err := io.ReadAll(last); len(b) > 0 { // EOF or a reset
+		t.Errorf("connection past the 503s: answer %q, %v; want it closed unanswered", b, err)
 	}
 	p.close()
 	waitProxies(t)
