@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -255,6 +256,29 @@ func TestExtractAccepts(t *testing.T) {
 	}
 }
 
+// TestExtractSmallReads reads a pack one byte per read, and with the
+// last read's error beside its data, as a pipe or a slow disk gives it.
+func TestExtractSmallReads(t *testing.T) {
+	var b bytes.Buffer
+	want, err := Pack("../../examples/agents/code-reviewer", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]func(io.Reader) io.Reader{"one byte": iotest.OneByteReader, "data with EOF": iotest.DataErrReader, "half": iotest.HalfReader} {
+		dest := t.TempDir()
+		if err := extract(r(bytes.NewReader(b.Bytes())), dest, Limits{}); err != nil {
+			t.Fatalf("%s: extract = %v", name, err)
+		}
+		files, err := Walk(dest, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Digest(files); got != want {
+			t.Errorf("%s: digest %s, want %s", name, got, want)
+		}
+	}
+}
+
 // writeTree writes files (path: content; a path ending in "*" is made
 // executable) under a new directory.
 func writeTree(t testing.TB, files map[string]string) string {
@@ -423,6 +447,7 @@ func TestLoadRefusesTree(t *testing.T) {
 	}{
 		{name: "fifo in a directory", src: fifoDir, err: "pipe is a named pipe (FIFO); a zutfile holds regular files and directories only"},
 		{name: "file over the limit in a directory", src: big, err: "big is 2 KiB, over the limit of 1 KiB per file"},
+		{name: "a FIFO as the source", src: filepath.Join(fifoDir, "pipe"), err: "it is a named pipe (FIFO); give a directory, a .zut archive or owner/repo"},
 		{name: "nothing there", src: "./no/such/place", err: "no such file or directory, and not a repository owner/repo[/path]"},
 		{name: "an archive refused", src: func() string {
 			p := filepath.Join(t.TempDir(), "x.zut")

@@ -49,17 +49,23 @@ func TestConsent(t *testing.T) {
 
 	tests := []struct {
 		name  string
-		setup func(path string)
+		setup func(t *testing.T, path string)
 		err   string
 	}{
-		{name: "writable by others", setup: func(p string) { os.Chmod(p, 0o666) }, err: "other users may write it (mode 0666); run chmod 600 on it"},
-		{name: "not JSON", setup: func(p string) { os.WriteFile(p, []byte("{"), 0o600) }, err: "remove the file to start over"},
-		{name: "a link", setup: func(p string) {
+		{name: "writable by others", setup: func(t *testing.T, p string) { os.Chmod(p, 0o666) }, err: "other users may write it (mode 0666); run chmod 600 on it"},
+		{name: "not JSON", setup: func(t *testing.T, p string) { os.WriteFile(p, []byte("{"), 0o600) }, err: "remove the file to start over"},
+		{name: "a link", setup: func(t *testing.T, p string) {
 			other := filepath.Join(filepath.Dir(p), "other.json")
 			os.Rename(p, other)
 			os.Symlink(other, p)
 		}, err: "it is a symbolic link, not a regular file"},
-		{name: "too large", setup: func(p string) { os.WriteFile(p, make([]byte, maxConsentFile+1), 0o600) }, err: "larger than the 1 MiB limit"},
+		{name: "another user's", setup: func(t *testing.T, p string) {
+			if os.Getuid() != 0 {
+				t.Skip("only root can give a file to another user")
+			}
+			os.Chown(p, 65534, 65534)
+		}, err: "it belongs to another user (uid 65534)"},
+		{name: "too large", setup: func(t *testing.T, p string) { os.WriteFile(p, make([]byte, maxConsentFile+1), 0o600) }, err: "larger than the 1 MiB limit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,7 +74,7 @@ func TestConsent(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := filepath.Join(home, filepath.FromSlash(ConsentFile))
-			tc.setup(p)
+			tc.setup(t, p)
 			if Consented(home, d1) {
 				t.Errorf("Consented trusts an unsafe store")
 			}
