@@ -246,6 +246,25 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 	return fmt.Errorf("%s: %s is outside what %s may %s (%s); the call was not run, stay inside those trees", tool, shown, owner, what, strings.Join(trees, ", "))
 }
 
+// checkOpened checks the file f, opened for tool at abs, once more by
+// the path the kernel says it has (Linux's /proc/self/fd): a link swapped
+// between CheckScope and the open cannot lead the read out of the scope.
+// Where the kernel does not say, the check before the open stands.
+func (cfg Config) checkOpened(tool, abs string, f *os.File) error {
+	if cfg.Scope == nil {
+		return nil
+	}
+	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if err != nil || !filepath.IsAbs(p) {
+		return nil
+	}
+	p = strings.TrimSuffix(p, " (deleted)")
+	if err := cfg.CheckScope(tool, p, false); err != nil {
+		return fmt.Errorf("%s: %s was swapped for %s as it was opened, which is out of scope; the call was not run", tool, cfg.display(abs), p)
+	}
+	return nil
+}
+
 // hidden is the Hidden tree that holds path (its links resolved), "" for
 // none.
 func (s *Scope) hidden(path string) string {

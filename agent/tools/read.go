@@ -105,6 +105,9 @@ func (t *readTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		return t.cfg.statError("read", abs, err)
 	}
 	defer f.Close()
+	if err := t.cfg.checkOpened("read", abs, f); err != nil {
+		return errorResult("%v", err)
+	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(sniffLen)
 	if mime := imageType(head); mime != "" {

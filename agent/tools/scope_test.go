@@ -117,6 +117,33 @@ func TestScope(t *testing.T) {
 	}
 }
 
+// TestScopeOpened: a file opened in scope whose name the kernel reports
+// out of scope (a link swapped between the check and the open) is
+// refused; one in scope passes.
+func TestScopeOpened(t *testing.T) {
+	if _, err := os.Readlink("/proc/self/fd/0"); err != nil {
+		t.Skipf("the kernel does not name open files in /proc/self/fd (%v): the check before the open stands alone", err)
+	}
+	cfg := testConfig(t)
+	out := filepath.Join(filepath.Dir(cfg.CWD), "out.txt")
+	in := filepath.Join(cfg.CWD, "in.txt")
+	writeFiles(t, filepath.Dir(cfg.CWD), map[string]string{"out.txt": "secret\n", "work/in.txt": "in\n"})
+	cfg.Scope = &Scope{Read: []string{cfg.CWD}}
+	for _, tc := range []struct {
+		opened, want string
+	}{{in, ""}, {out, "in.txt was swapped for " + out + " as it was opened"}} {
+		f, err := os.Open(tc.opened)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cfg.checkOpened("read", in, f)
+		f.Close()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("checkOpened of %s = %v, want %q", tc.opened, err, tc.want)
+		}
+	}
+}
+
 // TestScopeNone: without a Scope nothing is refused for being elsewhere.
 func TestScopeNone(t *testing.T) {
 	cfg := testConfig(t)
