@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zut-go/zut/proto/regular"
 )
@@ -200,6 +201,9 @@ type Scope struct {
 	Commands func(command string) error
 	// Owner names the ceiling in messages ("the agent code-reviewer").
 	Owner string
+
+	hiddenOnce sync.Once
+	hiddenReal []string // Hidden with their links resolved, once
 }
 
 // CheckScope reports whether tool may touch abs (resolved, absolute):
@@ -268,9 +272,14 @@ func (cfg Config) checkOpened(tool, abs string, f *os.File) error {
 // hidden is the Hidden tree that holds path (its links resolved), "" for
 // none.
 func (s *Scope) hidden(path string) string {
+	s.hiddenOnce.Do(func() {
+		for _, h := range s.Hidden {
+			s.hiddenReal = append(s.hiddenReal, realPath(h))
+		}
+	})
 	real := realPath(path)
-	for _, h := range s.Hidden {
-		if rh := realPath(h); pathWithin(real, rh) || pathWithin(path, h) {
+	for i, h := range s.Hidden {
+		if rh := s.hiddenReal[i]; pathWithin(real, rh) || pathWithin(path, h) {
 			return rh
 		}
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,7 +159,8 @@ func TestScopeNone(t *testing.T) {
 
 // BenchmarkCheckScope is the cost a Scope adds to each file tool call:
 // the links of the path and of the trees resolved, for a file five
-// directories deep in a workspace beside two other trees.
+// directories deep in a workspace beside two other trees, with the
+// fifteen hidden members of zut's home an agent's scope has.
 func BenchmarkCheckScope(b *testing.B) {
 	dir := b.TempDir()
 	deep := filepath.Join(dir, "work", "a", "b", "c", "d")
@@ -169,6 +171,9 @@ func BenchmarkCheckScope(b *testing.B) {
 	os.WriteFile(file, []byte("package f\n"), 0o644)
 	cfg := Config{CWD: filepath.Join(dir, "work"), Scope: &Scope{Read: []string{filepath.Join(dir, "ro"), filepath.Join(dir, "other")},
 		Write: []string{filepath.Join(dir, "work")}, ReadOnly: []string{filepath.Join(dir, "zuthome")}}}
+	for i := range 15 {
+		cfg.Scope.Hidden = append(cfg.Scope.Hidden, filepath.Join(dir, "zuthome", fmt.Sprint("member", i)))
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := cfg.CheckScope("write", file, true); err != nil {
