@@ -53,6 +53,13 @@ type Config struct {
 	// 300 ms for a newer one, since gopls first publishes before it has
 	// type-checked. 10 s when zero; a negative value turns it off.
 	Warmup time.Duration
+	// ReadyTimeout bounds how long the first syncs of a new server wait
+	// for it to load the workspace: the end of the first work done
+	// progress it reports (gopls's "Setting up workspace"), counted from
+	// its start. Diagnostics of a file sent before are marked as maybe
+	// incomplete. 30 s when zero (or lsp.json's readyTimeoutMs); a
+	// negative value does not wait.
+	ReadyTimeout time.Duration
 	// Apply writes the edits of a rename called with apply: true; the
 	// host routes them through its own edit path (confirmation, diffs).
 	// WriteEdits is a ready one. Nil refuses apply: true.
@@ -168,6 +175,7 @@ type settings struct {
 	servers        []ServerConfig
 	afterEditOff   bool          // an lsp.json turned diagnostics after edits off
 	wait           time.Duration // from lsp.json, 0 when unset
+	ready          time.Duration // readyTimeoutMs from lsp.json, 0 when unset
 	problems       []string
 	files          []string // the lsp.json files read
 	projectIgnored string   // the project file, when it exists but is not trusted
@@ -177,6 +185,7 @@ type settings struct {
 type fileConfig struct {
 	DiagnosticsAfterEdit *bool                      `json:"diagnosticsAfterEdit"`
 	DiagnosticsWaitMS    *int                       `json:"diagnosticsWaitMs"`
+	ReadyTimeoutMS       *int                       `json:"readyTimeoutMs"`
 	Servers              map[string]json.RawMessage `json:"servers"`
 }
 
@@ -287,6 +296,13 @@ func (st *settings) apply(path string) {
 			st.problems = append(st.problems, fmt.Sprintf("%s: diagnosticsWaitMs must be between 1 and 600000, got %d", path, *fc.DiagnosticsWaitMS))
 		} else {
 			st.wait = time.Duration(*fc.DiagnosticsWaitMS) * time.Millisecond
+		}
+	}
+	if fc.ReadyTimeoutMS != nil {
+		if *fc.ReadyTimeoutMS <= 0 || *fc.ReadyTimeoutMS > 600000 {
+			st.problems = append(st.problems, fmt.Sprintf("%s: readyTimeoutMs must be between 1 and 600000, got %d", path, *fc.ReadyTimeoutMS))
+		} else {
+			st.ready = time.Duration(*fc.ReadyTimeoutMS) * time.Millisecond
 		}
 	}
 }
