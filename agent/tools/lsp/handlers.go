@@ -174,7 +174,11 @@ func (s *server) progressed(params json.RawMessage) {
 		if len(s.progress) >= maxProgress {
 			return
 		}
-		s.progress[token] = strings.TrimSpace(p.Value.Title + ": " + p.Value.Message)
+		text := strings.TrimSpace(p.Value.Title)
+		if m := strings.TrimSpace(p.Value.Message); m != "" {
+			text += ": " + m
+		}
+		s.progress[token] = text
 	case "report":
 		cur, ok := s.progress[token]
 		if !ok {
