@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // summary prints settings for the golden file, with dir replaced.
@@ -36,6 +37,9 @@ func summary(st settings, dir string) string {
 	if st.wait > 0 {
 		fmt.Fprintf(&b, "  wait: %s\n", st.wait)
 	}
+	if st.ready > 0 {
+		fmt.Fprintf(&b, "  ready timeout: %s\n", st.ready)
+	}
 	if st.projectIgnored != "" {
 		fmt.Fprintf(&b, "  ignored: %s\n", st.projectIgnored)
 	}
@@ -62,6 +66,8 @@ func TestLoadSettings(t *testing.T) {
 		{name: "wrong type", home: `{"servers": {"gopls": {"args": "serve"}}}`},
 		{name: "new server without command", home: `{"servers": {"x": {"extensions": [".x"]}}}`},
 		{name: "bad wait", home: `{"diagnosticsWaitMs": 0}`},
+		{name: "ready timeout", home: `{"readyTimeoutMs": 90000}`},
+		{name: "bad ready timeout", home: `{"readyTimeoutMs": 700000}`},
 		{name: "project untrusted", project: `{"servers": {"evil": {"command": "/bin/evil", "extensions": [".go"]}}}`},
 		{name: "project trusted", trust: true, home: `{"servers": {"gopls": {"args": ["home"]}}}`, project: `{"servers": {"gopls": {"command": "./bin/gopls"}}}`},
 		{name: "host wins", home: `{"servers": {"gopls": {"args": ["home"]}}}`, host: []ServerConfig{{Name: "gopls", Command: "/opt/gopls", Extensions: []string{".go"}}}},
@@ -150,5 +156,33 @@ func TestFindRoot(t *testing.T) {
 	}
 	if got := findRoot(filepath.Join(dir, "repo/mod/pkg/a.go"), []string{"go.mod"}, ""); got != filepath.Join(dir, "repo/mod") {
 		t.Errorf("findRoot with go.mod only = %s, want repo/mod", got)
+	}
+}
+
+// TestReadyTimeoutSetting checks which ready timeout a Manager uses: the
+// host's, else lsp.json's, else the default; negative does not wait.
+func TestReadyTimeoutSetting(t *testing.T) {
+	tests := []struct {
+		name string
+		host time.Duration
+		file string
+		want time.Duration
+	}{
+		{"default", 0, "", 30 * time.Second},
+		{"lsp.json", 0, `{"readyTimeoutMs": 2500}`, 2500 * time.Millisecond},
+		{"host wins", 5 * time.Second, `{"readyTimeoutMs": 2500}`, 5 * time.Second},
+		{"off", -1, `{"readyTimeoutMs": 2500}`, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			if tc.file != "" {
+				writeFile(t, filepath.Join(home, "lsp.json"), tc.file)
+			}
+			m := NewManager(Config{CWD: t.TempDir(), ZutHome: home, ReadyTimeout: tc.host})
+			if got := m.readyTimeout(); got != tc.want {
+				t.Errorf("readyTimeout = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
