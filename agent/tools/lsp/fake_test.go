@@ -405,15 +405,18 @@ func (f *fakeServer) afterInitialized() {
 		case <-ctx.Done():
 		}
 	}
+	// The load is over before its end is told, so that what a client
+	// sends after the end is judged whole.
+	f.mu.Lock()
+	f.loading = false
+	var uris []string
+	for uri := range f.docs {
+		uris = append(uris, uri)
+	}
+	f.mu.Unlock()
 	f.conn.Notify(ctx, "$/progress", map[string]any{"token": "load", "value": map[string]any{"kind": "end"}})
 	if f.mode == "cold" {
-		f.mu.Lock()
-		f.loading = false
-		var uris []string
-		for uri := range f.docs {
-			uris = append(uris, uri)
-		}
-		f.mu.Unlock()
+		// What was open during the load, judged again.
 		sort.Strings(uris)
 		for _, uri := range uris {
 			f.publish(uri)

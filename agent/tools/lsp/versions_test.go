@@ -184,6 +184,12 @@ func TestReadyTimeout(t *testing.T) {
 	dir := fakeDir(t, map[string]string{"a.fake": "ERROR one\nERROR two\n"})
 	m := newManager(t, dir, fakeConfig("cold"))
 	m.cfg.ReadyTimeout = 100 * time.Millisecond
+	// Started first, so that the note can name the work it reports.
+	s, err := m.serverFor(filepath.Join(dir, "a.fake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the fake to report its load", func() bool { return s.progressText() != "" })
 	text := m.DiagnosticsAfterWrite(t.Context(), "a.fake")
 	want := "lsp: fake reports 1 error in a.fake:\na.fake:1:1: error: found ERROR [fake F1]\n    1 | ERROR one\n" +
 		"lsp: fake was still loading the workspace after 100ms (it reports: Loading), so these diagnostics may be incomplete; check again later with lsp action=diagnostics"
@@ -194,7 +200,6 @@ func TestReadyTimeout(t *testing.T) {
 	if !strings.HasSuffix(r.Text(), "so these diagnostics may be incomplete; check again later with lsp action=diagnostics") {
 		t.Errorf("action=diagnostics = %q, want the note", r.Text())
 	}
-	s := serverOf(t, m)
 	s.notify(t.Context(), "fake/endLoad", nil) // so that it shuts down at once
 }
 
