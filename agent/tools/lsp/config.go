@@ -56,7 +56,7 @@ type Config struct {
 	// ReadyTimeout bounds how long the first syncs of a new server wait
 	// for it to load the workspace: the end of the first work done
 	// progress it reports (gopls's "Setting up workspace"), counted from
-	// its start. Diagnostics of a file sent before are marked as maybe
+	// initialized. Diagnostics of a file sent before are marked as maybe
 	// incomplete. 30 s when zero (or lsp.json's readyTimeoutMs); a
 	// negative value does not wait.
 	ReadyTimeout time.Duration
@@ -101,6 +101,11 @@ type ServerConfig struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// Install says how to install the command, for messages.
 	Install string `json:"install,omitempty"`
+	// ReadyTimeout, when set, is this server's ready timeout (see
+	// Config.ReadyTimeout), over the others: for a server whose first
+	// work done progress is long and not a load (clangd's background
+	// index).
+	ReadyTimeout time.Duration `json:"-"`
 
 	source string // "built-in", "host" or the lsp.json path
 }
@@ -202,6 +207,7 @@ type serverPatch struct {
 	Env                   map[string]string `json:"env"`
 	Disabled              *bool             `json:"disabled"`
 	Install               *string           `json:"install"`
+	ReadyTimeoutMS        *int              `json:"readyTimeoutMs"`
 }
 
 // maxConfigFile bounds an lsp.json.
@@ -276,6 +282,10 @@ func (st *settings) apply(path string) {
 			next = append(next, ServerConfig{Name: name})
 			i = len(next) - 1
 		}
+		if p.ReadyTimeoutMS != nil && (*p.ReadyTimeoutMS <= 0 || *p.ReadyTimeoutMS > 600000) {
+			st.problems = append(st.problems, fmt.Sprintf("%s: servers.%s.readyTimeoutMs must be between 1 and 600000, got %d; this server entry is ignored", path, name, *p.ReadyTimeoutMS))
+			continue
+		}
 		sc := p.over(next[i])
 		sc.source = path
 		if !sc.Disabled && (sc.Command == "" || len(sc.Extensions) == 0) {
@@ -338,6 +348,9 @@ func (p serverPatch) over(sc ServerConfig) ServerConfig {
 	}
 	if p.Install != nil {
 		sc.Install = *p.Install
+	}
+	if p.ReadyTimeoutMS != nil {
+		sc.ReadyTimeout = time.Duration(*p.ReadyTimeoutMS) * time.Millisecond
 	}
 	return sc
 }

@@ -68,6 +68,7 @@ func TestLoadSettings(t *testing.T) {
 		{name: "bad wait", home: `{"diagnosticsWaitMs": 0}`},
 		{name: "ready timeout", home: `{"readyTimeoutMs": 90000}`},
 		{name: "bad ready timeout", home: `{"readyTimeoutMs": 700000}`},
+		{name: "bad server ready timeout", home: `{"servers": {"gopls": {"args": ["x"], "readyTimeoutMs": -5}}}`},
 		{name: "project untrusted", project: `{"servers": {"evil": {"command": "/bin/evil", "extensions": [".go"]}}}`},
 		{name: "project trusted", trust: true, home: `{"servers": {"gopls": {"args": ["home"]}}}`, project: `{"servers": {"gopls": {"command": "./bin/gopls"}}}`},
 		{name: "host wins", home: `{"servers": {"gopls": {"args": ["home"]}}}`, host: []ServerConfig{{Name: "gopls", Command: "/opt/gopls", Extensions: []string{".go"}}}},
@@ -159,19 +160,23 @@ func TestFindRoot(t *testing.T) {
 	}
 }
 
-// TestReadyTimeoutSetting checks which ready timeout a Manager uses: the
-// host's, else lsp.json's, else the default; negative does not wait.
+// TestReadyTimeoutSetting checks which ready timeout a server gets: its
+// own, else the host's, else lsp.json's, else the default; negative does
+// not wait.
 func TestReadyTimeoutSetting(t *testing.T) {
+	perServer := `{"readyTimeoutMs": 2500, "servers": {"clangd": {"readyTimeoutMs": 1}}}`
 	tests := []struct {
-		name string
-		host time.Duration
-		file string
-		want time.Duration
+		name, server string
+		host         time.Duration
+		file         string
+		want         time.Duration
 	}{
-		{"default", 0, "", 30 * time.Second},
-		{"lsp.json", 0, `{"readyTimeoutMs": 2500}`, 2500 * time.Millisecond},
-		{"host wins", 5 * time.Second, `{"readyTimeoutMs": 2500}`, 5 * time.Second},
-		{"off", -1, `{"readyTimeoutMs": 2500}`, 0},
+		{"default", "gopls", 0, "", 30 * time.Second},
+		{"lsp.json", "gopls", 0, `{"readyTimeoutMs": 2500}`, 2500 * time.Millisecond},
+		{"host wins", "gopls", 5 * time.Second, `{"readyTimeoutMs": 2500}`, 5 * time.Second},
+		{"off", "gopls", -1, `{"readyTimeoutMs": 2500}`, 0},
+		{"the server's own", "clangd", 5 * time.Second, perServer, time.Millisecond},
+		{"another server's", "gopls", 0, perServer, 2500 * time.Millisecond},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,7 +185,8 @@ func TestReadyTimeoutSetting(t *testing.T) {
 				writeFile(t, filepath.Join(home, "lsp.json"), tc.file)
 			}
 			m := NewManager(Config{CWD: t.TempDir(), ZutHome: home, ReadyTimeout: tc.host})
-			if got := m.readyTimeout(); got != tc.want {
+			sc := m.settings().servers[m.settings().index(tc.server)]
+			if got := m.readyTimeout(sc); got != tc.want {
 				t.Errorf("readyTimeout = %s, want %s", got, tc.want)
 			}
 		})
