@@ -1,0 +1,91 @@
+package subagent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zut-go/zut/agent"
+	"github.com/zut-go/zut/provider/providertest"
+)
+
+// TestParallelSpawns: the subagent_spawn calls with wait of one reply run
+// at once. Each child's first request is answered only once the other
+// child's has arrived, so children run one after the other would never
+// get their answers; the results go back in the order of the calls, and
+// a call of another tool after them waits for both.
+func TestParallelSpawns(t *testing.T) {
+	arrived := map[string]chan struct{}{"tp1": make(chan struct{}), "tp2": make(chan struct{})}
+	other := map[string]string{"tp1": "tp2", "tp2": "tp1"}
+	first := func(key string) error {
+		ch, ok := arrived[key]
+		if !ok {
+			return fmt.Errorf("unexpected child %s", key)
+		}
+		close(ch)
+		select {
+		case <-arrived[other[key]]:
+			return nil
+		case <-time.After(60 * time.Second):
+			return fmt.Errorf("child %s ran alone: %s had not started after 60s", key, other[key])
+		}
+	}
+	r := newRig(t, rigOptions{
+		parent: []providertest.Reply{
+			{Tools: []providertest.ToolCall{
+				toolCall("s1", "subagent_spawn", `{"task":"[tp1] the left half","wait":300}`),
+				toolCall("s2", "subagent_spawn", `{"task":"[tp2] the right half","wait":300}`),
+				toolCall("s3", "subagent_status", `{}`),
+			}},
+			{Text: "Both halves are done."},
+		},
+		children: map[string][]providertest.Reply{
+			"tp1": {{Text: "left result"}},
+			"tp2": {{Text: "right result"}},
+		},
+		first: first,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	if err := r.parent.Prompt(ctx, agent.Input{Text: "split the work"}); err != nil {
+		t.Fatalf("Prompt: %v", err)
+	}
+
+	var results []agent.ToolResult
+	for _, ev := range r.eventsOf("tool_result") {
+		results = append(results, ev.(agent.ToolResult))
+	}
+	var ids []string
+	for _, res := range results {
+		ids = append(ids, res.ID)
+	}
+	if strings.Join(ids, ",") != "s1,s2,s3" {
+		t.Fatalf("tool_result events for %v, want s1,s2,s3 in the order of the calls", ids)
+	}
+	for i, want := range []string{"left result", "right result"} {
+		if text := blocksText(results[i].Content); results[i].IsError || !strings.Contains(text, want) {
+			t.Errorf("result of %s = %q, want a result holding %q", results[i].ID, text, want)
+		}
+	}
+	// subagent_status ran after both children had ended.
+	if text := blocksText(results[2].Content); !strings.Contains(text, "sa-1  done") || !strings.Contains(text, "sa-2  done") {
+		t.Errorf("subagent_status after the spawns = %q, want both done", text)
+	}
+	reqs := r.srv.Requests()
+	last := string(reqs[len(reqs)-1].Raw)
+	i1, i2 := strings.Index(last, `"tool_use_id":"s1"`), strings.Index(last, `"tool_use_id":"s2"`)
+	if i1 < 0 || i2 < 0 || i1 > i2 {
+		t.Errorf("the parent's last request holds the results of s1 at %d and s2 at %d, want both, s1 first", i1, i2)
+	}
+}
+
+// blocksText joins the text of an event's content blocks.
+func blocksText(bs []agent.Block) string {
+	var parts []string
+	for _, b := range bs {
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n")
+}
