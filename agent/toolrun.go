@@ -188,6 +188,13 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 			join()
 			r, stopped = a.runTool(ctx, u)
 		}
+		if len(running) > 0 {
+			// Its result waits for those of the calls before it.
+			done := make(chan tools.Result, 1)
+			done <- r
+			running = append(running, started{i, done})
+			continue
+		}
 		finish(i, r)
 	}
 	join()

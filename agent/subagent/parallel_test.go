@@ -14,8 +14,9 @@ import (
 // TestParallelSpawns: the subagent_spawn calls with wait of one reply run
 // at once. Each child's first request is answered only once the other
 // child's has arrived, so children run one after the other would never
-// get their answers; the results go back in the order of the calls, and
-// a call of another tool after them waits for both.
+// get their answers; the results go back in the order of the calls (a
+// call refused between them too), and a call of another tool after them
+// waits for both.
 func TestParallelSpawns(t *testing.T) {
 	arrived := map[string]chan struct{}{"tp1": make(chan struct{}), "tp2": make(chan struct{})}
 	other := map[string]string{"tp1": "tp2", "tp2": "tp1"}
@@ -36,8 +37,9 @@ func TestParallelSpawns(t *testing.T) {
 		parent: []providertest.Reply{
 			{Tools: []providertest.ToolCall{
 				toolCall("s1", "subagent_spawn", `{"task":"[tp1] the left half","wait":300}`),
-				toolCall("s2", "subagent_spawn", `{"task":"[tp2] the right half","wait":300}`),
-				toolCall("s3", "subagent_status", `{}`),
+				toolCall("s2", "subagent_spawn", `{"wait":300}`),
+				toolCall("s3", "subagent_spawn", `{"task":"[tp2] the right half","wait":300}`),
+				toolCall("s4", "subagent_status", `{}`),
 			}},
 			{Text: "Both halves are done."},
 		},
@@ -61,23 +63,31 @@ func TestParallelSpawns(t *testing.T) {
 	for _, res := range results {
 		ids = append(ids, res.ID)
 	}
-	if strings.Join(ids, ",") != "s1,s2,s3" {
-		t.Fatalf("tool_result events for %v, want s1,s2,s3 in the order of the calls", ids)
+	if strings.Join(ids, ",") != "s1,s2,s3,s4" {
+		t.Fatalf("tool_result events for %v, want s1,s2,s3,s4 in the order of the calls", ids)
 	}
-	for i, want := range []string{"left result", "right result"} {
+	for _, i := range []int{0, 2} {
+		want := map[int]string{0: "left result", 2: "right result"}[i]
 		if text := blocksText(results[i].Content); results[i].IsError || !strings.Contains(text, want) {
 			t.Errorf("result of %s = %q, want a result holding %q", results[i].ID, text, want)
 		}
 	}
+	if text := blocksText(results[1].Content); !results[1].IsError || !strings.Contains(text, "task") {
+		t.Errorf("result of s2 (no task) = %q, want its error", text)
+	}
 	// subagent_status ran after both children had ended.
-	if text := blocksText(results[2].Content); !strings.Contains(text, "sa-1  done") || !strings.Contains(text, "sa-2  done") {
+	if text := blocksText(results[3].Content); !strings.Contains(text, "sa-1  done") || !strings.Contains(text, "sa-2  done") {
 		t.Errorf("subagent_status after the spawns = %q, want both done", text)
 	}
 	reqs := r.srv.Requests()
 	last := string(reqs[len(reqs)-1].Raw)
-	i1, i2 := strings.Index(last, `"tool_use_id":"s1"`), strings.Index(last, `"tool_use_id":"s2"`)
-	if i1 < 0 || i2 < 0 || i1 > i2 {
-		t.Errorf("the parent's last request holds the results of s1 at %d and s2 at %d, want both, s1 first", i1, i2)
+	prev := -1
+	for _, id := range []string{"s1", "s2", "s3", "s4"} {
+		at := strings.Index(last, `"tool_use_id":"`+id+`"`)
+		if at < prev {
+			t.Errorf("the parent's last request holds the result of %s at %d, before the one of the call before it (%d)", id, at, prev)
+		}
+		prev = at
 	}
 }
 
