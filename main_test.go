@@ -36,9 +36,9 @@ import (
 //	                         openai-responses); each model command starts a
 //	                         new server
 //	stdin FILE               feed FILE to the next exec
-//	stdin-open               give the next exec a stdin pipe that stays open,
-//	                         silent, until it has ended (a harness that never
-//	                         closes it)
+//	stdin-open               give the next exec (or interrupt) a stdin pipe that
+//	                         stays open, silent, until it has ended (a harness
+//	                         that never closes it)
 //	[!] exec PROG ARGS...    run PROG (zut is the binary under test); ! expects failure
 //	status N                 the last exec exited with status N
 //	[!] stdout|stderr REGEX  the last exec's output (does not) match
@@ -483,6 +483,16 @@ func (s *script) interrupt(pattern string, args []string) {
 	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
+	if s.stdinOpen {
+		ir, iw, err := os.Pipe()
+		if err != nil {
+			s.fatalf("stdin-open: %v", err)
+		}
+		defer ir.Close()
+		defer iw.Close()
+		cmd.Stdin = ir
+		s.stdinOpen = false
+	}
 	pr, err := cmd.StderrPipe()
 	if err != nil {
 		s.fatalf("interrupt: %v", err)
