@@ -29,6 +29,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -321,8 +322,8 @@ func readStdin(r io.Reader, grace time.Duration) (b []byte, ok bool, err error) 
 				signalled = true
 			}
 			if err != nil {
-				if err == io.EOF {
-					err = nil
+				if err == io.EOF || errors.Is(err, syscall.EBADF) {
+					err = nil // the end, or no stdin at all (zut -p "..." <&-)
 				}
 				done <- read{buf.Bytes(), err}
 				return
