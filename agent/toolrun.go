@@ -165,6 +165,12 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 		running = nil
 	}
 	for i, u := range uses {
+		conc := ctx.Err() == nil && !stopped && isObject(u.Input) && a.concurrent(u)
+		if !conc {
+			// Any other call waits for the running ones, and is checked
+			// after them: the user may have aborted the turn meanwhile.
+			join()
+		}
 		var r tools.Result
 		switch {
 		case ctx.Err() != nil:
@@ -175,25 +181,19 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 			r = errResult(fmt.Sprintf("tool call %q not run: the reply reached the output limit before its arguments were complete; make the call again with smaller arguments", u.Name))
 		case !isObject(u.Input):
 			r = errResult(fmt.Sprintf("tool call %q not run: its arguments are not a JSON object (%s); call it again with a JSON object", u.Name, clip(string(u.Input), 200)))
-		case a.concurrent(u):
+		case conc:
 			var exec func() tools.Result
 			r, exec, stopped = a.prepareTool(ctx, u)
-			if exec != nil {
-				done := make(chan tools.Result, 1)
-				go func() { done <- exec() }() // joined by join, before runTools returns
-				running = append(running, started{i, done})
-				continue
-			}
-		default:
-			join()
-			r, stopped = a.runTool(ctx, u)
-		}
-		if len(running) > 0 {
-			// Its result waits for those of the calls before it.
 			done := make(chan tools.Result, 1)
-			done <- r
+			if exec != nil {
+				go func() { done <- exec() }() // joined by join, before runTools returns
+			} else {
+				done <- r // refused: its result waits for those of the calls before it
+			}
 			running = append(running, started{i, done})
 			continue
+		default:
+			r, stopped = a.runTool(ctx, u)
 		}
 		finish(i, r)
 	}
