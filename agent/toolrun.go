@@ -195,6 +195,14 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 		default:
 			r, stopped = a.runTool(ctx, u)
 		}
+		if len(running) > 0 {
+			// Aborted just now, after earlier calls started: its result
+			// waits for theirs.
+			done := make(chan tools.Result, 1)
+			done <- r
+			running = append(running, started{i, done})
+			continue
+		}
 		finish(i, r)
 	}
 	join()
