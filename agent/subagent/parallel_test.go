@@ -99,3 +99,33 @@ func blocksText(bs []agent.Block) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// BenchmarkParallelSpawns: one reply with two subagent_spawn calls with
+// wait, each child answering after 100 ms. Run side by side, a prompt
+// takes about one child's time (ms/prompt); one after the other it took
+// two.
+func BenchmarkParallelSpawns(b *testing.B) {
+	r := newRig(b, rigOptions{
+		parent: []providertest.Reply{
+			{Tools: []providertest.ToolCall{
+				toolCall("s1", "subagent_spawn", `{"task":"[tb1] one","wait":60}`),
+				toolCall("s2", "subagent_spawn", `{"task":"[tb2] two","wait":60}`),
+			}},
+			{Text: "done"},
+		},
+		children: map[string][]providertest.Reply{
+			"tb1": {{Text: "one", Delay: 100 * time.Millisecond}},
+			"tb2": {{Text: "two", Delay: 100 * time.Millisecond}},
+		},
+	})
+	start := time.Now()
+	for b.Loop() {
+		r.models.mu.Lock()
+		r.models.count = map[string]int{}
+		r.models.mu.Unlock()
+		if err := r.parent.Prompt(context.Background(), agent.Input{Text: "go"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/prompt")
+}
