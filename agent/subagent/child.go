@@ -309,7 +309,7 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 		select {
 		case c.m.slots <- struct{}{}:
 		case <-ctx.Done():
-			return c.resultOf("stopped", "stopped before it started")
+			return c.resultOf("stopped", "stopped before it started"+c.m.closing())
 		}
 	}
 	defer func() { <-c.m.slots }()
@@ -325,7 +325,7 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 	c.mu.Unlock()
 	switch {
 	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
-		return c.resultOf("stopped", "stopped before it finished")
+		return c.resultOf("stopped", "stopped before it finished"+c.m.closing())
 	case errors.Is(err, agent.ErrMaxSteps) || err == nil && steps >= c.m.c.MaxSteps && stop == "tool_use":
 		return c.resultOf("failed", fmt.Sprintf("stopped after %d steps, its step budget (subagents.max_steps), before finishing; resume it with subagent_resume to let it go on", steps))
 	case err != nil:
