@@ -24,7 +24,7 @@ import (
 // but proto/regular, the leaf that reads the files anyone can plant and
 // writes the capped logs.
 var importPolicy = map[string][]string{
-	"": {"agent/app", "agent/sandbox", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "provider", "provider/authcmd"},
+	"": {"agent/app", "agent/sandbox", "agent/printmode", "agent/rpcmode", "agent/botmode", "agent/bot/telegram/telegramcmd", "tui/interactive", "host/extcmd", "host/mcpcmd", "agent/zutfile/zutfilecmd", "provider", "provider/authcmd"},
 
 	// The modes.
 	"agent/printmode": {"agent/app", "agent", "agent/permissions", "proto"},
@@ -38,14 +38,15 @@ var importPolicy = map[string][]string{
 		"agent/plan", "agent/goal", "agent/schedule", "agent/subagent"},
 
 	// The agent and what it runs.
-	"agent":                   {"agent/permissions", "agent/session", "agent/tools", "provider"},
-	"agent/permissions":       {"agent/permissions/shell", "proto/regular"},
-	"agent/permissions/shell": {},
-	"agent/session":           {"provider"},
-	"agent/skills":            {"provider"},
-	"agent/tools":             {"agent/sandbox", "agent/skills", "provider", "proto/regular"},
-	"agent/sandbox":           {},
-	"agent/zutfile":           {"proto/regular"},
+	"agent":                    {"agent/permissions", "agent/session", "agent/tools", "provider"},
+	"agent/permissions":        {"agent/permissions/shell", "proto/regular"},
+	"agent/permissions/shell":  {},
+	"agent/session":            {"provider"},
+	"agent/skills":             {"provider"},
+	"agent/tools":              {"agent/sandbox", "agent/skills", "provider", "proto/regular"},
+	"agent/sandbox":            {},
+	"agent/zutfile":            {"proto/regular"},
+	"agent/zutfile/zutfilecmd": {"agent/zutfile", "proto/regular"},
 
 	// The work around the conversation: the plan, the goal and its
 	// continuation, the schedule, resident subagents. Above the agent,

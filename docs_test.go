@@ -29,7 +29,7 @@ import (
 // the SDKs and the code.
 var userDocs = []string{"README.md", "docs/tui.md", "docs/providers.md", "docs/tools.md", "docs/features.md", "docs/sessions.md",
 	"docs/mcp.md", "docs/telegram.md", "docs/security.md", "docs/rpc.md", "docs/protocol.md", "docs/kit-parity.md",
-	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md", "docs/migrating.md"}
+	"docs/architecture.md", "docs/themes.md", "docs/sdk-python.md", "docs/sdk-node.md", "docs/migrating.md", "docs/zutfiles.md"}
 
 // foreignFlags are flags of other programs the docs mention in code
 // spans of their own.
@@ -187,6 +187,7 @@ var subcommandLines = [][]string{
 	{"ext", "enable"}, {"ext", "logs"}, {"ext", "init"}, {"ext", "test"},
 	{"mcp", "list"}, {"mcp", "doctor"}, {"mcp", "add"}, {"mcp", "remove"},
 	{"telegram", "setup"}, {"telegram", "logs"}, {"auth", "login"}, {"trust"},
+	{"pack"}, {"inspect"}, {"verify"},
 }
 
 func TestDocsFlags(t *testing.T) {

@@ -15,6 +15,9 @@
 //	zut auth login|logout|status    save and show API keys and subscription sign-ins
 //	zut telegram <verb>             zut as a Telegram bot (setup, run, start, stop, status, logs, reset)
 //	zut sandbox check               what this machine offers the OS sandbox of commands
+//	zut pack DIR [-o FILE.zut]      write a packaged agent (zutfile) as a .zut archive
+//	zut inspect SOURCE [--json]     what a packaged agent is, needs and may do
+//	zut verify SOURCE [--digest D]  check a packaged agent, its limits and its digest
 //	zut help [topic]                help on zut, a subcommand or a topic
 //	zut --version                   print the version
 //
@@ -47,6 +50,7 @@ import (
 	"github.com/zut-go/zut/agent/printmode"
 	"github.com/zut-go/zut/agent/rpcmode"
 	"github.com/zut-go/zut/agent/sandbox"
+	"github.com/zut-go/zut/agent/zutfile/zutfilecmd"
 	"github.com/zut-go/zut/host/extcmd"
 	"github.com/zut-go/zut/host/mcpcmd"
 	"github.com/zut-go/zut/provider"
@@ -144,6 +148,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runAgent(ctx, env, append([]string{"--mode", "rpc"}, args[1:]...))
 		case "sandbox":
 			return runSandbox(env, args[1:])
+		case "pack":
+			return zutfilecmd.Pack(ctx, zutfileEnv(env), args[1:])
+		case "inspect":
+			return zutfilecmd.Inspect(ctx, zutfileEnv(env), args[1:])
+		case "verify":
+			return zutfilecmd.Verify(ctx, zutfileEnv(env), args[1:])
 		case "internal":
 			// zut's own plumbing, hidden from help: the sandbox's shim
 			// (agent/sandbox), which zut runs to confine a command.
@@ -164,7 +174,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands are the subcommands of zut.
-var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "sandbox", "rpc", "help", "version"}
+var commands = []string{"ext", "mcp", "sessions", "config", "trust", "auth", "telegram", "sandbox", "pack", "inspect", "verify", "rpc", "help", "version"}
+
+// zutfileEnv is what zut pack, inspect and verify need.
+func zutfileEnv(e *app.Env) *zutfilecmd.Env {
+	cwd, _ := os.Getwd()
+	home := e.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return &zutfilecmd.Env{Stdout: e.Stdout, Stderr: e.Stderr, ZutHome: e.Home(), CWD: cwd, UserHome: home, Version: app.Version}
+}
 
 // runSandbox is zut sandbox: check prints what the machine supports.
 func runSandbox(e *app.Env, args []string) error {
@@ -379,7 +399,11 @@ Usage:
   zut auth login|logout|status  API keys and Claude Pro/Max, ChatGPT sign-ins (zut help auth)
   zut telegram <verb>           zut as a Telegram bot: setup, run, start, stop, status, logs (zut help telegram)
   zut sandbox check             what this machine offers the OS sandbox of commands (zut help sandbox)
-  zut help [topic]              topics: flags, env, auth, config, ext, permissions, rpc, sandbox, sessions, telegram, trust
+  zut pack DIR [-o FILE.zut]    write a packaged agent (zutfile) as a .zut archive (docs/zutfiles.md)
+  zut inspect SOURCE [--json]   what a packaged agent (DIR, FILE.zut, owner/repo[/path]) is and may do
+  zut verify SOURCE [--digest D] check a packaged agent: manifest, limits, digest
+  zut help [topic]              topics: flags, env, auth, config, ext, inspect, pack, permissions, rpc,
+                                sandbox, sessions, telegram, trust, verify
 
 Model:
   --demo                        the built-in demo model: scripted answers, no key, no network
@@ -453,6 +477,9 @@ var helpTopics = map[string]string{
 	"config":      app.ConfigHelp,
 	"trust":       app.TrustHelp,
 	"sessions":    app.SessionsHelp,
+	"pack":        zutfilecmd.PackHelp,
+	"inspect":     zutfilecmd.InspectHelp,
+	"verify":      zutfilecmd.VerifyHelp,
 	"rpc": `zut rpc — headless RPC mode
 
 Usage:

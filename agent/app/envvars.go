@@ -57,6 +57,7 @@ var EnvVars = []EnvVar{
 	{"MCP_CONFORMANCE_SCENARIO", "set by the MCP conformance suite for zut mcp conformance-client: the scenario"},
 	{"MCP_CONFORMANCE_CONTEXT", "set by the MCP conformance suite for zut mcp conformance-client: its JSON context"},
 	{"GIT_SSH_COMMAND", "kept for zut ext install's git clone (else ssh runs with BatchMode=yes)"},
+	{"ZUT_ZUTFILE_GIT_BASE", "where owner/repo agents are cloned from instead of https://github.com (tests: a file:// directory of bare repositories)"},
 }
 
 // EnvHelp is the text of zut help env: EnvVars, then each provider's key
