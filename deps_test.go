@@ -59,7 +59,7 @@ var importPolicy = map[string][]string{
 	// The tools beyond the built-in six, each in a package of its own.
 	"agent/tools/lsp":         {"agent/tools", "agent/tools/lsp/jsonrpc", "provider", "proto/regular"},
 	"agent/tools/lsp/jsonrpc": {},
-	"agent/tools/web":         {"agent/tools", "agent/tools/web/html", "provider"},
+	"agent/tools/web":         {"agent/sandbox", "agent/tools", "agent/tools/web/html", "provider"},
 	"agent/tools/web/html":    {},
 	"agent/tools/syntax":      {"agent/tools", "provider"},
 	"agent/tools/python":      {"agent/sandbox", "agent/tools", "provider"},

@@ -115,6 +115,9 @@ var notVariables = map[string]bool{
 	// security.md's sandbox: the errors and ioctls the seccomp filter
 	// names, and TMPDIR, which zut sets for confined commands.
 	"EPERM": true, "ENOSYS": true, "TIOCSTI": true, "TIOCLINUX": true, "TMPDIR": true,
+	// security.md's proxy network: the variables zut sets for a command
+	// to reach its proxy (it does not read them).
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
 	// protocol.md's placeholders of zut ext test --args CMD=ARGS.
 	"CMD": true, "ARGS": true,
 	// The Python and Node SDKs' capability constants.

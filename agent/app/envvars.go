@@ -44,6 +44,7 @@ var EnvVars = []EnvVar{
 	{"XDG_RUNTIME_DIR", "where the D-Bus, systemd, Docker and Podman sockets hidden from sandboxed commands live"},
 	{"DOCKER_HOST", "a unix:// Docker socket, hidden from sandboxed commands"},
 	{"ZUT_SANDBOX_POLICY", "zut's own: the policy zut internal sandbox-exec applies (set by zut; never set it yourself)"},
+	{"ZUT_SANDBOX_PROXY_FD", "zut's own: the socket over which zut internal sandbox-exec hands zut the proxy of an agent's net.allow (set by zut; never set it yourself)"},
 	{"ZUT_WEB_SEARCH", "the web_search backend: duckduckgo (default), searxng, brave or tavily"},
 	{"ZUT_SEARXNG_URL", "a SearXNG instance for web_search (its settings.yml must allow the json format)"},
 	{"BRAVE_API_KEY", "a Brave Search API key for web_search"},

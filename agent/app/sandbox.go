@@ -101,6 +101,10 @@ type appSandbox struct {
 	mode    sandbox.Mode
 	project *sandbox.Project // made on the first confined command
 	tmp     string           // the private temp dir, removed by Close
+	// started are the sandboxes of the extensions, MCP servers and
+	// language servers (childWrap), which run until the app closes;
+	// close closes them (their proxies, under a proxy network).
+	started []*sandbox.Confined
 }
 
 // initSandbox chooses the mode: --sandbox, else config.json (the
@@ -155,9 +159,11 @@ func (a *App) SetSandboxMode(mode string) error {
 		return fmt.Errorf("sandbox: not available in this run")
 	}
 	if p, confined := m.Policy(sandbox.Project{Dir: a.cwd}); confined {
-		if _, err := s.sb.Confine(exec.Command("true"), string(m), p); err != nil {
+		c, err := s.sb.Confine(exec.Command("true"), string(m), p)
+		if err != nil {
 			return err
 		}
+		c.Close() // a check only: the command is not started
 	}
 	s.mu.Lock()
 	s.mode = m
@@ -283,15 +289,25 @@ func (s *appSandbox) childWrap() func(*exec.Cmd) error {
 		return nil
 	}
 	return func(cmd *exec.Cmd) error {
-		_, err := s.Confine(cmd)
+		c, err := s.Confine(cmd)
+		if c != nil {
+			s.mu.Lock()
+			s.started = append(s.started, c)
+			s.mu.Unlock()
+		}
 		return err
 	}
 }
 
-// close removes the private temp dir.
+// close closes the children's sandboxes and removes the private temp
+// dir.
 func (s *appSandbox) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, c := range s.started {
+		c.Close()
+	}
+	s.started = nil
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""

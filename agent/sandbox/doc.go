@@ -4,7 +4,10 @@
 // mechanisms: Landlock for the filesystem and TCP ports, a user namespace
 // with mount and network namespaces for read-only subtrees, hidden paths
 // and "no network", and a seccomp filter that keeps the confined process
-// from undoing any of it.
+// from undoing any of it. For NetworkProxy (an agent's net.allow) zut
+// also serves an HTTP proxy on 127.0.0.1 inside the command's network
+// namespace that reaches the allowed hosts only (HostAllowed); the
+// Confined that Confine returns owns it, and its Close stops it.
 //
 // A Policy says what a process may do; Mode turns the three named modes
 // (read-only, workspace-write, danger-full-access) into a Policy for a

@@ -49,12 +49,28 @@ func Exec(args []string) error {
 }
 
 // apply confines the calling thread to p, in this order: the loopback
-// interface and the mounts (which need the namespace's capabilities),
+// interface and NetworkProxy's listener, the mounts (which need the namespace's capabilities),
 // then no capabilities, no new privileges, Landlock and seccomp.
 func apply(p Policy) error {
+	link := -1
+	if p.Network == NetworkProxy {
+		var err error
+		if link, err = proxyLink(); err != nil {
+			return fmt.Errorf("sandbox proxy: %v", err)
+		}
+	}
 	if p.Network == NetworkNone || p.Network == NetworkProxy {
 		if err := loopbackUp(); err != nil {
 			return fmt.Errorf("bring up loopback in the network namespace: %v", err)
+		}
+	}
+	if p.Network == NetworkProxy {
+		port, err := proxyListen(link)
+		if err != nil {
+			return fmt.Errorf("sandbox proxy: %v", err)
+		}
+		if p.ConnectTCP != nil { // Landlock must let the command reach it
+			p.ConnectTCP = append(p.ConnectTCP, port)
 		}
 	}
 	if p.needsNamespaces() {

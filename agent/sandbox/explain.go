@@ -24,9 +24,10 @@ const maxExplained = 5
 
 // Explain reads the output of a command that failed under c and returns
 // one line per refusal of the sandbox it recognises, as "blocked by the
-// sandbox: write outside the workspace: /etc/x". It reads what the
-// command printed, so it recognises the usual messages only; an empty
-// result does not mean the sandbox played no part.
+// sandbox: write outside the workspace: /etc/x", after one line per host
+// the proxy of NetworkProxy refused (which it knows, not reads). It
+// reads what the command printed, so it recognises the usual messages
+// only; an empty result does not mean the sandbox played no part.
 func (c *Confined) Explain(output string) []string {
 	var out []string
 	add := func(s string) {
@@ -40,10 +41,17 @@ func (c *Confined) Explain(output string) []string {
 			out = append(out, s)
 		}
 	}
+	for _, h := range c.Refused() {
+		add("the sandbox's proxy refused host " + h + " (not in net.allow)")
+	}
 	home, _ := os.UserHomeDir()
 	for _, line := range strings.Split(output, "\n") {
 		if c.Policy.Network == NetworkNone && containsAny(line, netDenied) {
 			add("no network (sandbox.network is off; the command has a loopback interface of its own only)")
+			continue
+		}
+		if c.Policy.Network == NetworkProxy && containsAny(line, netDenied) {
+			add("no direct network (the command reaches the hosts of net.allow only, through the sandbox's HTTP proxy in $HTTPS_PROXY and $HTTP_PROXY)")
 			continue
 		}
 		if !containsAny(line, writeDenied) {

@@ -19,6 +19,13 @@ func Probe(exe string) Support {
 
 func namespaces(cmd *exec.Cmd, p Policy) {}
 
+// proxyFDEnv is the shim's variable of NetworkProxy, which needs Linux.
+const proxyFDEnv = "ZUT_SANDBOX_PROXY_FD"
+
+func (c *Confined) startProxy(cmd *exec.Cmd, hosts []string) error {
+	return errors.New("sandbox: the proxy network is implemented for Linux only")
+}
+
 // Exec is the shim; outside Linux no command is ever confined, so it
 // only reports that.
 func Exec(args []string) error {

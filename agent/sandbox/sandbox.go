@@ -61,7 +61,9 @@ var ShimArgs = []string{"internal", "sandbox-exec"}
 // shim, in the namespaces p needs, with p's environment. mode names the
 // policy in messages ("" for none). When the machine lacks a mechanism p
 // needs it returns an *UnavailableError and cmd must not be started.
-// The returned Confined explains failures of the command (Explain).
+// The returned Confined explains failures of the command (Explain); the
+// caller closes it when the command has ended, or when it is not started
+// after all (for NetworkProxy it runs the command's proxy).
 func (s *Sandbox) Confine(cmd *exec.Cmd, mode string, p Policy) (*Confined, error) {
 	if cmd.Process != nil {
 		return nil, errors.New("sandbox: confine: the command has already started")
@@ -90,7 +92,14 @@ func (s *Sandbox) Confine(cmd *exec.Cmd, mode string, p Policy) (*Confined, erro
 		env = os.Environ()
 	}
 	env = filterEnv(env, p)
-	cmd.Env = append(env, policyEnv+"="+p.encode())
+	env = append(env, policyEnv+"="+p.encode())
+	c := &Confined{Mode: mode, Policy: p}
+	cmd.Env = env
+	if p.Network == NetworkProxy {
+		if err := c.startProxy(cmd, p.Hosts); err != nil {
+			return nil, err
+		}
+	}
 	argv0 := cmd.Path
 	if len(cmd.Args) > 0 {
 		argv0 = cmd.Args[0]
@@ -108,7 +117,8 @@ func (s *Sandbox) Confine(cmd *exec.Cmd, mode string, p Policy) (*Confined, erro
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	return &Confined{Mode: mode, Policy: p, Dir: dir}, nil
+	c.Dir = dir
+	return c, nil
 }
 
 // filterEnv keeps the variables p lets through and sets TMPDIR.
@@ -116,7 +126,7 @@ func filterEnv(env []string, p Policy) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == policyEnv || p.TempDir != "" && name == "TMPDIR" {
+		if name == policyEnv || name == proxyFDEnv || p.TempDir != "" && name == "TMPDIR" {
 			continue
 		}
 		if p.Env != nil && !contains(p.Env, name) {
@@ -139,13 +149,42 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Confined is a command started under a policy.
+// Confined is a command started under a policy. Close it when the
+// command has ended: under NetworkProxy it owns the proxy the command
+// reaches. Explain and Close are safe for concurrent use.
 type Confined struct {
 	Mode   string
 	Policy Policy
 	Dir    string // the command's working directory
 
 	access func(path string) bool // userCanWrite's check (tests)
+
+	proxy      *proxy // NetworkProxy's proxy; nil for other networks
+	unlink     func() // closes the socket pair to the shim
+	unlinkOnce sync.Once
+}
+
+// Close stops what serves the command: the proxy of NetworkProxy and
+// every connection through it. It returns when the proxy's goroutines
+// have ended; the command keeps running, without the proxy, if it has
+// not ended yet. Close may be called more than once, and on a nil
+// Confined.
+func (c *Confined) Close() error {
+	if c == nil || c.proxy == nil {
+		return nil
+	}
+	c.unlinkOnce.Do(c.unlink)
+	c.proxy.close()
+	return nil
+}
+
+// Refused are the hosts the proxy of NetworkProxy refused so far (not in
+// Policy.Hosts), at most 16; nil for other networks.
+func (c *Confined) Refused() []string {
+	if c == nil || c.proxy == nil {
+		return nil
+	}
+	return c.proxy.refusals()
 }
 
 // String names the confinement for messages: "sandbox workspace-write".

@@ -395,6 +395,8 @@ func TestFailClosed(t *testing.T) {
 		{"no user namespaces", func(s *Support) { s.UserNS, s.MountNS, s.NetNS = false, false, false }, ws, []string{MechUserNS, MechMountNS, MechNetNS}},
 		{"no network namespaces", func(s *Support) { s.NetNS = false }, ws, []string{MechNetNS}},
 		{"network on, no netns", func(s *Support) { s.NetNS = false }, wsNet, nil},
+		{"proxy network, no netns", func(s *Support) { s.NetNS = false }, Policy{Read: []string{"/"}, Network: NetworkProxy, Hosts: []string{"github.com"}}, []string{MechNetNS}},
+		{"proxy network, no user namespaces", func(s *Support) { s.UserNS, s.NetNS = false, false }, Policy{Read: []string{"/"}, Network: NetworkProxy}, []string{MechUserNS, MechNetNS}},
 		{"no seccomp", func(s *Support) { s.Seccomp = false }, ws, []string{MechSeccomp}},
 		{"old landlock, ports", func(s *Support) { s.LandlockABI = 3 }, Policy{Read: []string{"/"}, ConnectTCP: []uint16{80}}, []string{MechLandlockNet}},
 		{"not linux", func(s *Support) { *s = Support{OS: "darwin"} }, ws, []string{MechLandlock, MechUserNS, MechMountNS, MechNetNS, MechSeccomp}},
@@ -439,6 +441,7 @@ func TestShimRefuses(t *testing.T) {
 		{"no policy", "", "no policy in $ZUT_SANDBOX_POLICY"},
 		{"bad policy", policyEnv + "={", "sandbox policy:"},
 		{"relative path", policyEnv + `={"write":["x"]}`, "is not absolute"},
+		{"proxy without its socket", policyEnv + `={"read":["/"],"network":"proxy"}`, "sandbox proxy: no socket to zut's proxy in $ZUT_SANDBOX_PROXY_FD"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -529,20 +532,26 @@ func TestExplain(t *testing.T) {
 }
 
 // BenchmarkBash is what the sandbox adds to a bash call: bash -c true
-// unconfined and in each mode, and in workspace-write with the network
-// (no network namespace to make); the machine is probed once, as in zut.
+// unconfined and in each mode, in workspace-write with the network
+// (no network namespace to make), and with the proxy network (its
+// listener handed over and its proxy closed); the machine is probed
+// once, as in zut.
 func BenchmarkBash(b *testing.B) {
 	s := testSandbox(b)
 	dir := b.TempDir()
 	for _, c := range []struct {
-		m   Mode
-		net bool
-	}{{DangerFullAccess, false}, {ReadOnly, false}, {WorkspaceWrite, false}, {WorkspaceWrite, true}} {
+		m          Mode
+		net, proxy bool
+	}{{DangerFullAccess, false, false}, {ReadOnly, false, false}, {WorkspaceWrite, false, false}, {WorkspaceWrite, true, false}, {WorkspaceWrite, false, true}} {
 		m := c.m
 		p, confined := m.Policy(Project{Dir: dir, TempDir: dir, Network: c.net})
 		name := string(m)
 		if c.net {
 			name += "+network"
+		}
+		if c.proxy {
+			p.Network, p.Hosts = NetworkProxy, []string{"example.com"}
+			name += "+proxy"
 		}
 		b.Run(name, func(b *testing.B) {
 			if confined && len(s.Support().missing(p)) > 0 {
@@ -551,14 +560,17 @@ func BenchmarkBash(b *testing.B) {
 			for b.Loop() {
 				cmd := exec.Command("bash", "-c", "true")
 				cmd.Dir = dir
+				var conf *Confined
 				if confined {
-					if _, err := s.Confine(cmd, string(m), p); err != nil {
+					var err error
+					if conf, err = s.Confine(cmd, string(m), p); err != nil {
 						b.Fatal(err)
 					}
 				}
 				if out, err := cmd.CombinedOutput(); err != nil {
 					b.Fatalf("%v: %s", err, out)
 				}
+				conf.Close()
 			}
 		})
 	}

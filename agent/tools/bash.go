@@ -159,6 +159,7 @@ func (t *bashTool) run(ctx context.Context, command string, timeout time.Duratio
 		}
 		if conf != nil {
 			det.Sandbox = conf.Mode
+			defer conf.Close() // its proxy, after Explain below
 		}
 	}
 	if err := cmd.Start(); err != nil {

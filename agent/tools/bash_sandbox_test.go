@@ -4,11 +4,16 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/agent/sandbox"
 )
@@ -27,12 +32,16 @@ func TestMain(m *testing.M) {
 type wsSandbox struct {
 	sb    *sandbox.Sandbox
 	pr    sandbox.Project
+	hosts []string // not nil: NetworkProxy to these hosts
 	rerun bool
 	asked []string
 }
 
 func (s *wsSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 	p, _ := sandbox.WorkspaceWrite.Policy(s.pr)
+	if s.hosts != nil {
+		p.Network, p.Hosts = sandbox.NetworkProxy, s.hosts
+	}
 	return s.sb.Confine(cmd, string(sandbox.WorkspaceWrite), p)
 }
 func (s *wsSandbox) Generation() uint64 { return 0 }
@@ -92,5 +101,49 @@ func TestBashSandbox(t *testing.T) {
 				t.Errorf("%s written: %v, want %v", outside, err == nil, tc.written)
 			}
 		})
+	}
+}
+
+// TestBashProxy: under a proxy network a bash call reaches a listed host
+// through the sandbox's proxy, the refusal of another host is in its
+// result, and when the call has returned the proxy is gone: the
+// goroutines are back to what they were before it.
+func TestBashProxy(t *testing.T) {
+	for _, tool := range []string{"curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "through the proxy") }))
+	defer srv.Close()
+	cfg := testConfig(t)
+	s := &wsSandbox{sb: sandbox.New(sandbox.Config{Exe: os.Args[0]}), pr: sandbox.Project{Dir: cfg.CWD, TempDir: t.TempDir()}, hosts: []string{"127.0.0.1"}}
+	cfg.Sandbox = s
+	p, _ := sandbox.WorkspaceWrite.Policy(s.pr)
+	p.Network = sandbox.NetworkProxy
+	if c, err := s.sb.Confine(exec.Command("true"), "workspace-write", p); err != nil {
+		t.Skipf("this machine cannot run workspace-write with a proxy network (%v)", err)
+	} else {
+		c.Close()
+	}
+	before := runtime.NumGoroutine()
+	r, d := bash(t, cfg, "curl -sS "+srv.URL+"/ && echo && curl -sSf http://other.example/", 30)
+	for _, w := range []string{"through the proxy", "403", "blocked by the sandbox: the sandbox's proxy refused host other.example (not in net.allow)"} {
+		if !strings.Contains(r.Text(), w) {
+			t.Errorf("text %q does not hold %q", r.Text(), w)
+		}
+	}
+	if len(d.Blocked) != 1 {
+		t.Errorf("Blocked = %q, want the proxy's refusal", d.Blocked)
+	}
+	// The server's side of the connection ends a moment after the
+	// proxy's; a proxy left running never does (60 s guard).
+	srv.CloseClientConnections()
+	for deadline := time.Now().Add(60 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines after the call, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -70,12 +70,12 @@ func (u *ui) shell(cmdline string) {
 		}
 		var confine confiner
 		if u.app != nil {
-			confine = func(cmd *exec.Cmd) (func(string) []string, error) {
+			confine = func(cmd *exec.Cmd) (confined, error) {
 				c, err := u.app.ConfineCommand(cmd)
 				if c == nil || err != nil {
 					return nil, err
 				}
-				return c.Explain, nil
+				return c, nil
 			}
 		}
 		out, code, blocked, err := runShell(ctx, sh, cmdline, dir, confine)
@@ -119,9 +119,15 @@ func (u *ui) shell(cmdline string) {
 }
 
 // confiner puts a command in the sandbox in force (app.ConfineCommand)
-// and returns what explains its refusals (nil: not confined); an error
-// refuses the command.
-type confiner func(*exec.Cmd) (explain func(output string) []string, err error)
+// and returns what explains its refusals and is closed when the command
+// has ended (nil: not confined); an error refuses the command.
+type confiner func(*exec.Cmd) (confined, error)
+
+// confined is a *sandbox.Confined.
+type confined interface {
+	Explain(output string) []string
+	Close() error
+}
 
 // runShell runs cmdline with sh -c in dir, in its own process group that
 // is killed when ctx ends, in the sandbox confine puts it in (nil: none),
@@ -137,11 +143,14 @@ func runShell(ctx context.Context, sh, cmdline, dir string, confine confiner) (s
 	cmd.Stderr = &buf
 	setProcessGroup(cmd)
 	cmd.WaitDelay = time.Second
-	var explain func(string) []string
+	var conf confined
 	if confine != nil {
 		var err error
-		if explain, err = confine(cmd); err != nil {
+		if conf, err = confine(cmd); err != nil {
 			return "", -1, nil, err
+		}
+		if conf != nil {
+			defer conf.Close() // its proxy, under a proxy network
 		}
 	}
 	err := cmd.Run()
@@ -157,8 +166,8 @@ func runShell(ctx context.Context, sh, cmdline, dir string, confine confiner) (s
 		err = errors.New("interrupted")
 	}
 	var blocked []string
-	if explain != nil && (code != 0 || err != nil) && ctx.Err() == nil {
-		blocked = explain(buf.String())
+	if conf != nil && (code != 0 || err != nil) && ctx.Err() == nil {
+		blocked = conf.Explain(buf.String())
 	}
 	return buf.String(), code, blocked, err
 }

@@ -115,6 +115,7 @@ func start(ctx context.Context, python, dir string, env []string, sb tools.Sandb
 		}
 	}
 	if err := cmd.Start(); err != nil {
+		conf.Close()
 		return fail(fmt.Errorf("python: start %s: %v", python, unwrap(err)))
 	}
 	for _, f := range []*os.File{reqR, resW, outW, errW} { // the child holds them now
@@ -227,8 +228,8 @@ func (ip *interp) drain() {
 	}
 }
 
-// stop kills the interpreter's process group, reaps it and joins the
-// readers. It is safe to call more than once.
+// stop kills the interpreter's process group, reaps it, joins the
+// readers and closes its sandbox. It is safe to call more than once.
 func (ip *interp) stop() {
 	ip.stopOnce.Do(func() {
 		ip.req.Close() // the driver sees the end of its requests
@@ -243,6 +244,7 @@ func (ip *interp) stop() {
 		for _, f := range []*os.File{ip.res, ip.out, ip.errs} {
 			f.Close()
 		}
+		ip.conf.Close() // its proxy, under a proxy network
 	})
 }
 

@@ -5,12 +5,16 @@ package python
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/tools"
@@ -31,6 +35,8 @@ type modeSandbox struct {
 	mode atomic.Value // sandbox.Mode
 	pr   sandbox.Project
 	gen  atomic.Uint64
+	// hosts, when not nil, make the network NetworkProxy to them.
+	hosts []string
 }
 
 func (s *modeSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
@@ -38,6 +44,9 @@ func (s *modeSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 	p, ok := m.Policy(s.pr)
 	if !ok {
 		return nil, nil
+	}
+	if s.hosts != nil {
+		p.Network, p.Hosts = sandbox.NetworkProxy, s.hosts
 	}
 	return s.sb.Confine(cmd, string(m), p)
 }
@@ -103,5 +112,44 @@ func TestSandbox(t *testing.T) {
 	}
 	if _, err := os.Stat(etc); err == nil {
 		t.Errorf("%s was written from the sandbox", etc)
+	}
+}
+
+// TestSandboxProxy: under a proxy network the interpreter reaches a
+// listed host through the sandbox's proxy, a refused host is named in
+// the result, and closing the tool stops the proxy: the goroutines are
+// back to what they were before.
+func TestSandboxProxy(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed; the python tool needs it")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "through the proxy") }))
+	defer srv.Close()
+	dir, tmp := t.TempDir(), t.TempDir()
+	s := &modeSandbox{sb: sandbox.New(sandbox.Config{Exe: os.Args[0]}), pr: sandbox.Project{Dir: dir, TempDir: tmp}, hosts: []string{"127.0.0.1"}}
+	s.mode.Store(sandbox.WorkspaceWrite)
+	if c, err := s.Confine(exec.Command("true")); err != nil {
+		t.Skipf("this machine cannot run workspace-write with a proxy network (%v)", err)
+	} else {
+		c.Close()
+	}
+	before := runtime.NumGoroutine()
+	tl := New(tools.Config{CWD: dir, Sandbox: s}, Config{})
+	for _, tc := range []struct{ code, want string }{
+		{fmt.Sprintf("import urllib.request\nurllib.request.urlopen(%q).read().decode()", srv.URL+"/"), "through the proxy"},
+		{"import urllib.request\nurllib.request.urlopen('http://other.example/')", "blocked by the sandbox: the sandbox's proxy refused host other.example (not in net.allow)"},
+	} {
+		if r, _ := call(t, tl, map[string]any{"code": tc.code}); !strings.Contains(r.Text(), tc.want) {
+			t.Errorf("python %q: text %q, want %q", tc.code, r.Text(), tc.want)
+		}
+	}
+	tl.Close()
+	srv.CloseClientConnections()
+	for deadline := time.Now().Add(60 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines after Close, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -25,6 +25,16 @@ func (e *BlockedError) Error() string {
 	return fmt.Sprintf("%s resolves to %s, %s; %s", e.Host, e.Addr, e.Reason, hint)
 }
 
+// HostError is a request to a host that Config.AllowHosts (the agent's
+// net.allow) does not list.
+type HostError struct {
+	Host string
+}
+
+func (e *HostError) Error() string {
+	return fmt.Sprintf("host %s is not in the agent's net.allow, and the web tools open only the hosts it lists; the agent's net.allow must list %s", e.Host, e.Host)
+}
+
 // Ranges that are not public unicast addresses and that netip has no
 // predicate for.
 var (

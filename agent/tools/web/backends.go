@@ -142,8 +142,10 @@ func (searxng) switchHint() string {
 	return "check ZUT_SEARXNG_URL (the instance's settings.yml must list json under search.formats), or unset it to search with DuckDuckGo, or set ZUT_WEB_SEARCH to another backend"
 }
 
-func (searxng) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
-	base, err := url.Parse(strings.TrimRight(w.cfg.SearXNGURL, "/") + "/search")
+func (searxng) endpoint(w *Web) string { return strings.TrimRight(w.cfg.SearXNGURL, "/") + "/search" }
+
+func (sx searxng) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
+	base, err := url.Parse(sx.endpoint(w))
 	if err != nil || base.Scheme != "http" && base.Scheme != "https" || base.Host == "" {
 		return nil, fmt.Errorf("ZUT_SEARXNG_URL %q is not an http or https URL", w.cfg.SearXNGURL)
 	}
@@ -187,12 +189,15 @@ func (brave) switchHint() string {
 	return "check BRAVE_API_KEY, or set ZUT_WEB_SEARCH=duckduckgo (or searxng, tavily) to search with another backend"
 }
 
-func (brave) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
-	endpoint := w.cfg.BraveURL
-	if endpoint == "" {
-		endpoint = braveEndpoint
+func (brave) endpoint(w *Web) string {
+	if w.cfg.BraveURL != "" {
+		return w.cfg.BraveURL
 	}
-	u, err := url.Parse(endpoint)
+	return braveEndpoint
+}
+
+func (b brave) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
+	u, err := url.Parse(b.endpoint(w))
 	if err != nil {
 		return nil, err
 	}
@@ -235,11 +240,15 @@ func (tavily) switchHint() string {
 	return "check TAVILY_API_KEY, or set ZUT_WEB_SEARCH=duckduckgo (or searxng, brave) to search with another backend"
 }
 
-func (tavily) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
-	endpoint := w.cfg.TavilyURL
-	if endpoint == "" {
-		endpoint = tavilyEndpoint
+func (tavily) endpoint(w *Web) string {
+	if w.cfg.TavilyURL != "" {
+		return w.cfg.TavilyURL
 	}
+	return tavilyEndpoint
+}
+
+func (tv tavily) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
+	endpoint := tv.endpoint(w)
 	payload, err := json.Marshal(map[string]any{"query": query, "max_results": max, "search_depth": "basic"})
 	if err != nil {
 		return nil, err

@@ -22,12 +22,15 @@ func (duckDuckGo) name() string { return "DuckDuckGo" }
 
 func (duckDuckGo) switchHint() string { return otherBackendsOf }
 
-func (duckDuckGo) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
-	endpoint := w.cfg.DuckDuckGoURL
-	if endpoint == "" {
-		endpoint = duckDuckGoEndpoint
+func (duckDuckGo) endpoint(w *Web) string {
+	if w.cfg.DuckDuckGoURL != "" {
+		return w.cfg.DuckDuckGoURL
 	}
-	u, err := url.Parse(endpoint)
+	return duckDuckGoEndpoint
+}
+
+func (ddg duckDuckGo) search(ctx context.Context, w *Web, query string, max int) ([]result, error) {
+	u, err := url.Parse(ddg.endpoint(w))
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ func fetchError(tool, target string, err error, timeout time.Duration) string {
 // describe names the cause of a failed request.
 func describe(err error, timeout time.Duration) string {
 	var blocked *BlockedError
+	var notListed *HostError
 	var dns *net.DNSError
 	var certErr *tls.CertificateVerificationError
 	var hostErr x509.HostnameError
@@ -44,6 +45,8 @@ func describe(err error, timeout time.Duration) string {
 	var recordErr tls.RecordHeaderError
 	var netErr net.Error
 	switch {
+	case errors.As(err, &notListed):
+		return "refused: " + notListed.Error()
 	case errors.As(err, &blocked):
 		return "refused: " + blocked.Error()
 	case errors.Is(err, context.Canceled):

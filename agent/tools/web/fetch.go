@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/zut-go/zut/agent/sandbox"
 )
 
 // Limits of the fetcher.
@@ -54,7 +56,7 @@ func (f *fetcher) close() {
 }
 
 func (f *fetcher) transport(allowPrivate bool) *http.Transport {
-	d := &dialer{lookup: f.cfg.LookupIP, connect: f.cfg.Dial, allowPrivate: allowPrivate}
+	d := &dialer{lookup: f.cfg.LookupIP, connect: f.cfg.Dial, allowPrivate: allowPrivate, allowHosts: f.cfg.AllowHosts}
 	t := &http.Transport{
 		Proxy:                  nil, // a proxy would be dialled unchecked
 		DialContext:            d.dial,
@@ -100,10 +102,23 @@ func (f *fetcher) checkURL(u *url.URL) error {
 	if u.Hostname() == "" {
 		return errors.New("the URL has no host")
 	}
-	if p := u.Port(); p != "" && p != "80" && p != "443" && !f.cfg.AllowPrivate {
+	if f.cfg.AllowHosts != nil && !sandbox.HostAllowed(f.cfg.AllowHosts, u.Hostname()) {
+		return &HostError{Host: u.Hostname()}
+	}
+	if p := u.Port(); p != "" && p != "80" && p != "443" && !f.cfg.AllowPrivate && !listedLocal(f.cfg.AllowHosts, u.Hostname()) {
 		return &BlockedError{Host: u.Hostname(), Port: p, Reason: "port " + p + " is not 80 or 443"}
 	}
 	return nil
+}
+
+// listedLocal reports whether hosts (Config.AllowHosts) list host as
+// "localhost" or as an IP address: such a host may be private.
+func listedLocal(hosts []string, host string) bool {
+	if hosts == nil || !sandbox.HostAllowed(hosts, host) {
+		return false
+	}
+	_, err := netip.ParseAddr(host)
+	return err == nil || strings.EqualFold(strings.TrimSuffix(host, "."), "localhost")
 }
 
 // dialer connects to checked addresses only.
@@ -111,6 +126,7 @@ type dialer struct {
 	lookup       func(ctx context.Context, host string) ([]netip.Addr, error)
 	connect      func(ctx context.Context, network, addr string) (net.Conn, error)
 	allowPrivate bool
+	allowHosts   []string // Config.AllowHosts
 }
 
 func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -122,7 +138,11 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	if err != nil {
 		return nil, fmt.Errorf("bad port %q", portText)
 	}
-	if !d.allowPrivate && port != 80 && port != 443 {
+	if d.allowHosts != nil && !sandbox.HostAllowed(d.allowHosts, host) {
+		return nil, &HostError{Host: host}
+	}
+	private := d.allowPrivate || listedLocal(d.allowHosts, host)
+	if !private && port != 80 && port != 443 {
 		return nil, &BlockedError{Host: host, Port: portText, Reason: "port " + portText + " is not 80 or 443"}
 	}
 	var addrs []netip.Addr
@@ -142,7 +162,7 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	var blocked error
 	var lastErr error
 	for _, a := range addrs {
-		if why := nonPublic(a); why != "" && !d.allowPrivate {
+		if why := nonPublic(a); why != "" && !private {
 			if blocked == nil {
 				blocked = &BlockedError{Host: host, Addr: a.Unmap(), Port: portText, Reason: why}
 			}
@@ -154,6 +174,9 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 			conn, err = d.connect(ctx, network, target)
 		} else {
 			nd := net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: d.control}
+			if private {
+				nd.Control = nil
+			}
 			conn, err = nd.DialContext(ctx, network, target)
 		}
 		if err == nil {

@@ -178,6 +178,7 @@ func siteHandler(t testing.TB) http.Handler {
 	redirect("/to-metadata", "http://metadata.test/latest/meta-data/", http.StatusFound)
 	redirect("/to-port", "http://docs.test:8080/guide.html", http.StatusFound)
 	redirect("/to-ftp", "ftp://files.test/guide.txt", http.StatusFound)
+	redirect("/to-api", "http://api.test/readme.md", http.StatusFound)
 	mux.HandleFunc("/secret", func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("the private page was fetched (Host %s)", r.Host)
 	})

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
+	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/provider"
 )
@@ -26,6 +28,8 @@ type backend interface {
 	name() string
 	// switchHint says which setting picks another backend.
 	switchHint() string
+	// endpoint is the URL the backend sends its requests to.
+	endpoint(w *Web) string
 	search(ctx context.Context, w *Web, query string, max int) ([]result, error)
 }
 
@@ -117,6 +121,9 @@ func (t *searchTool) Run(ctx context.Context, raw json.RawMessage, progress func
 	be, err := t.w.backend()
 	if err != nil {
 		return tools.ErrorResult("web_search: %v", err)
+	}
+	if u, err := url.Parse(be.endpoint(t.w)); err == nil && t.w.cfg.AllowHosts != nil && !sandbox.HostAllowed(t.w.cfg.AllowHosts, u.Hostname()) {
+		return tools.ErrorResult("web_search: searching %s needs host %s, which the agent's net.allow does not list; the agent's net.allow must list %s for web_search, or web_search cannot be used (web_open still opens the hosts it lists)", be.name(), u.Hostname(), u.Hostname())
 	}
 	if progress != nil {
 		progress("searching " + be.name())

@@ -27,6 +27,14 @@ type Config struct {
 	// and other non-public addresses, on any port (the setting
 	// web.allow_private, env ZUT_WEB_ALLOW_PRIVATE=1), for intranet docs.
 	AllowPrivate bool
+	// AllowHosts, when not nil, are the only hosts the tools open (an
+	// agent's net.allow): names, "*.example.org" for its subdomains and
+	// IP addresses, as sandbox.HostAllowed reads them. Every request is
+	// checked: pages, each hop of a redirect, links followed and the
+	// search backends. A host listed as "localhost" or as an IP address
+	// may be a private address on any port, as if AllowPrivate were set
+	// for it alone. nil opens any host (with the checks above).
+	AllowHosts []string
 
 	// Backend picks the search backend: "duckduckgo", "searxng", "brave"
 	// or "tavily" (env ZUT_WEB_SEARCH). Empty means the first configured
