@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/sandbox"
@@ -217,7 +216,13 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 // sessionIDLike matches what -r takes as a session id (or a prefix of
 // one, two characters or more) rather than a prompt: hex digits and
 // dashes ("zut -r f6"). A prompt that looks like one goes after --.
-var sessionIDLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`) })
+func sessionIDLike() *regexp.Regexp {
+	return sessionIDLikeLazy.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`)
+	})
+}
+
+var sessionIDLikeLazy lazy[*regexp.Regexp]
 
 // joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
 // like a session id (or prefix), because the flag package cannot give a

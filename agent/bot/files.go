@@ -131,7 +131,7 @@ func (t *fileTool) check(abs, shown string) string {
 		return ""
 	}
 	ct := http.DetectContentType(head[:n])
-	if !imageTypes[ct] {
+	if !imageTypes()[ct] {
 		return fmt.Sprintf("%s is %s, not a JPEG, PNG, GIF or WebP image; send it with %s_send_file instead", shown, ct, strings.TrimSuffix(t.name, "_send_image"))
 	}
 	if ct == "image/webp" {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Phrases of failed writes and of the missing network, as the C library,
@@ -16,7 +17,18 @@ var (
 		"Name or service not known", "No address associated with hostname", "network is unreachable",
 		"server misbehaving", "no such host"}
 	undoWords = []string{"unshare", "setns", "nsenter", "mount", "keyctl", "chroot"}
-	quoted    = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`)
+)
+
+// quoted matches a quoted name in a message. It is compiled on first use,
+// not by a package initialiser, which every zut process would run.
+func quoted() *regexp.Regexp {
+	quotedOnce.Do(func() { quotedRE = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`) })
+	return quotedRE
+}
+
+var (
+	quotedOnce sync.Once
+	quotedRE   *regexp.Regexp
 )
 
 // maxExplained bounds the lines Explain returns.
@@ -116,7 +128,7 @@ func (c *Confined) why(path string) string {
 // paths.
 func linePaths(line string) []string {
 	var out []string
-	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+	for _, m := range quoted().FindAllStringSubmatch(line, -1) {
 		if !strings.Contains(m[1], " ") || looksLikePath(m[1]) {
 			out = append(out, m[1])
 		}
