@@ -320,7 +320,14 @@ func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 // method of every reachable type (megabytes of binary, slower starts).
 var slowStd = []string{"text/template", "html/template"}
 
-// TestNoReflectMethods fails when the binary links a package of slowStd.
+// bigStd are standard packages the zut binary does not link for their
+// size: go/format and go/printer are 300 KB of binary, and the only text
+// zut formatted with them were its own scaffold templates, which are
+// written in gofmt's layout instead (host/extinit TestGoFormatted).
+var bigStd = []string{"go/format", "go/printer"}
+
+// TestNoReflectMethods fails when the binary links a package of slowStd
+// or bigStd.
 func TestNoReflectMethods(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -329,6 +336,9 @@ func TestNoReflectMethods(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if slices.Contains(slowStd, dep) {
 			t.Errorf("the zut binary links %s; fill the text with plain substitution instead (see host/extinit/fill.go)", dep)
+		}
+		if slices.Contains(bigStd, dep) {
+			t.Errorf("the zut binary links %s (300 KB); write the text in gofmt's layout and check it in a test instead", dep)
 		}
 	}
 }
