@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Phrases of failed writes and of the missing network, as the C library,
@@ -19,17 +18,12 @@ var (
 	undoWords = []string{"unshare", "setns", "nsenter", "mount", "keyctl", "chroot"}
 )
 
-// quoted matches a quoted name in a message. It is compiled on first use,
-// not by a package initialiser, which every zut process would run.
+// quoted matches a quoted name in a message.
 func quoted() *regexp.Regexp {
-	quotedOnce.Do(func() { quotedRE = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`) })
-	return quotedRE
+	return quotedLazy.get(func() *regexp.Regexp { return regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`) })
 }
 
-var (
-	quotedOnce sync.Once
-	quotedRE   *regexp.Regexp
-)
+var quotedLazy lazy[*regexp.Regexp]
 
 // maxExplained bounds the lines Explain returns.
 const maxExplained = 5
