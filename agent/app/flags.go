@@ -156,11 +156,13 @@ func ParseOptions(args []string, out io.Writer, usage func()) (Options, error) {
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
 	}
-	if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
-		if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
-			return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+	if o.Reasoning != "" { // the default needs no check
+		if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
+			if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
+				return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+			}
+			return o, Usagef("%v", err)
 		}
-		return o, Usagef("%v", err)
 	}
 	if o.Demo {
 		if o.Provider != "" && o.Provider != provider.DemoProvider || o.BaseURL != "" || o.Model != "" && !strings.HasPrefix(o.Model, provider.DemoProvider+"/") {
