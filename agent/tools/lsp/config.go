@@ -139,13 +139,19 @@ func builtinServers() []ServerConfig {
 }
 
 // languageIDs are the usual languageId values by extension.
-var languageIDs = map[string]string{
-	".go": "go", ".rs": "rust", ".py": "python", ".pyi": "python",
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-	".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-	".hxx": "cpp", ".m": "objective-c", ".mm": "objective-cpp", "go.mod": "go.mod", "go.work": "go.work",
+func languageIDs() map[string]string {
+	return languageIDsLazy.get(func() map[string]string {
+		return map[string]string{
+			".go": "go", ".rs": "rust", ".py": "python", ".pyi": "python",
+			".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+			".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+			".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
+			".hxx": "cpp", ".m": "objective-c", ".mm": "objective-cpp", "go.mod": "go.mod", "go.work": "go.work",
+		}
+	})
 }
+
+var languageIDsLazy lazy[map[string]string]
 
 // handles reports which entry of Extensions matches the file at abs, or "".
 func (sc *ServerConfig) handles(abs string) string {
@@ -168,7 +174,7 @@ func (sc *ServerConfig) languageID(abs string) string {
 	if id, ok := sc.LanguageIDs[key]; ok {
 		return id
 	}
-	if id, ok := languageIDs[strings.ToLower(key)]; ok {
+	if id, ok := languageIDs()[strings.ToLower(key)]; ok {
 		return id
 	}
 	return strings.TrimPrefix(key, ".")
