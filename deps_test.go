@@ -321,7 +321,21 @@ func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 // method of every reachable type (megabytes of binary, slower starts).
 var slowStd = []string{"text/template", "html/template"}
 
-// TestNoReflectMethods fails when the binary links a package of slowStd.
+// bigStd are standard packages the zut binary does not link for their
+// size, with what to do instead: go/format and go/printer are 300 KB of
+// binary, and the only text zut formatted with them were its own scaffold
+// templates; the image decoders are 150 KB and three initialisers at
+// every start, and zut only read image sizes with them.
+var bigStd = map[string]string{
+	"go/format":  "write the text in gofmt's layout and check it in a test (host/extinit TestGoFormatted)",
+	"go/printer": "write the text in gofmt's layout and check it in a test (host/extinit TestGoFormatted)",
+	"image/png":  "read the size from the header (agent/tools ImageSize)",
+	"image/jpeg": "read the size from the header (agent/tools ImageSize)",
+	"image/gif":  "read the size from the header (agent/tools ImageSize)",
+}
+
+// TestNoReflectMethods fails when the binary links a package of slowStd
+// or bigStd.
 func TestNoReflectMethods(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -330,6 +344,9 @@ func TestNoReflectMethods(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if slices.Contains(slowStd, dep) {
 			t.Errorf("the zut binary links %s; fill the text with plain substitution instead (see host/extinit/fill.go)", dep)
+		}
+		if instead, ok := bigStd[dep]; ok {
+			t.Errorf("the zut binary links %s, which it keeps out for its size; %s", dep, instead)
 		}
 	}
 }

@@ -31,7 +31,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -285,7 +287,7 @@ func runMode(ctx context.Context, e *app.Env, o app.Options) error {
 	}
 	switch mode {
 	case "print", "json":
-		prompt, err := promptText(e, o)
+		prompt, err := promptText(e, o, stdinWait)
 		if err != nil {
 			return err
 		}
@@ -305,18 +307,40 @@ func runMode(ctx context.Context, e *app.Env, o app.Options) error {
 // maxStdinPrompt bounds a prompt read from piped stdin.
 const maxStdinPrompt = 16 << 20
 
-// promptText joins the prompt arguments and, when stdin is not a
-// terminal, what it holds: "cat file | zut -p 'explain'" sends both.
-func promptText(e *app.Env, o app.Options) (string, error) {
-	arg := strings.Join(o.Prompt, " ")
-	var piped string
-	if !isTerminal(e.Stdin) && e.Stdin != nil {
-		b, err := io.ReadAll(io.LimitReader(e.Stdin, maxStdinPrompt+1))
-		if err != nil {
-			return "", fmt.Errorf("read the prompt from stdin: %w", err)
+// stdinWait is how long zut -p "prompt" gives a stdin that is neither a
+// terminal nor a file (a pipe, a socket) to show its first byte or its
+// end before the prompt goes without it.
+const stdinWait = 2 * time.Second
+
+// promptText joins the prompt arguments and what stdin holds: "cat file
+// | zut -p 'explain'" sends both. A terminal is not read. A "-" among the
+// words reads stdin to its end, and so does a run with no prompt
+// argument (and no --goal): stdin is the prompt then. Otherwise stdin is
+// read when it shows data or its end within grace (a file at once), and
+// then to its end; a stdin that stays open and silent (a harness that
+// never closes it) is left alone, with a note on stderr.
+func promptText(e *app.Env, o app.Options, grace time.Duration) (string, error) {
+	var words []string
+	dash := false
+	for _, w := range o.Prompt {
+		if w == "-" {
+			dash = true
+			continue
 		}
-		if len(b) > maxStdinPrompt {
-			return "", fmt.Errorf("read the prompt from stdin: more than %d MiB; pass a file path in the prompt instead", maxStdinPrompt>>20)
+		words = append(words, w)
+	}
+	arg := strings.Join(words, " ")
+	var piped string
+	if e.Stdin != nil && (dash || !isTerminal(e.Stdin)) {
+		if dash || arg == "" && o.Goal == "" {
+			grace = -1 // stdin is asked for: wait for its end
+		}
+		b, ok, err := readStdin(e.Stdin, grace)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			fmt.Fprintf(e.Stderr, "zut: note: stdin is open but held nothing within %s; the prompt goes without it (a - among the prompt words waits for stdin; </dev/null skips the wait)\n", grace)
 		}
 		piped = strings.TrimSpace(string(b))
 	}
@@ -329,8 +353,62 @@ func promptText(e *app.Env, o app.Options) (string, error) {
 		return piped, nil
 	case o.Goal != "":
 		return "", nil // the goal's own prompt starts the work
+	case dash:
+		return "", app.Usagef("no prompt: - reads the prompt from stdin, and stdin held nothing")
 	}
 	return "", app.Usagef("no prompt: give one as an argument (zut -p \"...\") or on stdin")
+}
+
+// readStdin reads r to its end, at most maxStdinPrompt bytes. With grace
+// of zero or more, r has until grace to deliver its first byte or its
+// end; ok is false when it did not, and nothing is taken. The reading
+// goroutine then stays blocked on r until its end or the process's (print
+// and JSON modes exit after their run), and drops what comes late.
+func readStdin(r io.Reader, grace time.Duration) (b []byte, ok bool, err error) {
+	type read struct {
+		b   []byte
+		err error
+	}
+	first := make(chan struct{}) // closed at the first byte or the end
+	done := make(chan read, 1)
+	go func() {
+		var buf bytes.Buffer
+		lr := io.LimitReader(r, maxStdinPrompt+1)
+		p := make([]byte, 32<<10)
+		signalled := false
+		for {
+			n, err := lr.Read(p)
+			buf.Write(p[:n])
+			if !signalled && (n > 0 || err != nil) {
+				close(first)
+				signalled = true
+			}
+			if err != nil {
+				if err == io.EOF || errors.Is(err, syscall.EBADF) {
+					err = nil // the end, or no stdin at all (zut -p "..." <&-)
+				}
+				done <- read{buf.Bytes(), err}
+				return
+			}
+		}
+	}()
+	if grace >= 0 {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-first:
+		case <-t.C:
+			return nil, false, nil
+		}
+	}
+	res := <-done
+	switch {
+	case res.err != nil:
+		return nil, true, fmt.Errorf("read the prompt from stdin: %w", res.err)
+	case len(res.b) > maxStdinPrompt:
+		return nil, true, fmt.Errorf("read the prompt from stdin: more than %d MiB; pass a file path in the prompt instead", maxStdinPrompt>>20)
+	}
+	return res.b, true, nil
 }
 
 // isTerminal reports whether f is a terminal.
@@ -350,7 +428,8 @@ const mainHelp = `zut — a terminal coding agent with subprocess extensions
 
 Usage:
   zut [flags] [prompt]          start the interactive UI (with an optional first prompt)
-  zut -p [flags] "prompt"       answer one prompt and print the final text
+  zut -p [flags] "prompt"       answer one prompt and print the final text (with piped stdin
+                                after it; a - among the words waits for stdin's end: README)
   zut --mode json "prompt"      print every agent event as one JSON object per line
   zut --mode rpc                headless RPC over stdin/stdout (alias: zut rpc)
   zut ext <verb> [args]         manage extensions (zut help ext)

@@ -36,6 +36,9 @@ import (
 //	                         openai-responses); each model command starts a
 //	                         new server
 //	stdin FILE               feed FILE to the next exec
+//	stdin-open               give the next exec (or interrupt) a stdin pipe that
+//	                         stays open, silent, until it has ended (a harness
+//	                         that never closes it)
 //	[!] exec PROG ARGS...    run PROG (zut is the binary under test); ! expects failure
 //	status N                 the last exec exited with status N
 //	[!] stdout|stderr REGEX  the last exec's output (does not) match
@@ -142,6 +145,8 @@ type script struct {
 	stderr  string
 	servers []*providertest.Server
 	line    int
+
+	stdinOpen bool // the next exec gets a silent stdin pipe held open
 }
 
 func newScript(t *testing.T, ar txtar) *script {
@@ -273,6 +278,8 @@ func (s *script) command(neg bool, name string, args []string) {
 			s.fatalf("stdin: %v", err)
 		}
 		s.stdin = data
+	case "stdin-open":
+		s.stdinOpen = true
 	case "exec":
 		s.exec(neg, args)
 	case "interrupt":
@@ -435,7 +442,17 @@ func (s *script) exec(neg bool, args []string) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = bytes.NewReader(s.stdin)
-	s.stdin = nil
+	if s.stdinOpen {
+		// The write end stays open until the process has ended.
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			s.fatalf("stdin-open: %v", err)
+		}
+		defer pr.Close()
+		defer pw.Close()
+		cmd.Stdin = pr
+	}
+	s.stdin, s.stdinOpen = nil, false
 	err := cmd.Run()
 	s.stdout, s.stderr = stdout.String(), stderr.String()
 	s.status = cmd.ProcessState.ExitCode()
@@ -466,6 +483,16 @@ func (s *script) interrupt(pattern string, args []string) {
 	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
+	if s.stdinOpen {
+		ir, iw, err := os.Pipe()
+		if err != nil {
+			s.fatalf("stdin-open: %v", err)
+		}
+		defer ir.Close()
+		defer iw.Close()
+		cmd.Stdin = ir
+		s.stdinOpen = false
+	}
 	pr, err := cmd.StderrPipe()
 	if err != nil {
 		s.fatalf("interrupt: %v", err)

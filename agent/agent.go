@@ -51,8 +51,10 @@ type Config struct {
 	// negative: never).
 	AutoCompact float64
 	// Emit receives every event, on the goroutine running the prompt
-	// (ModelChange: on the goroutine calling SetModel or SetModelBy). It
-	// must not block for long.
+	// (ModelChange: on the goroutine calling SetModel or SetModelBy; the
+	// progress and notices of a call of a tools.Concurrent tool: on the
+	// goroutine running that call, so Emit must be safe for concurrent
+	// use). It must not block for long.
 	Emit func(Event)
 	// Now is the clock (tests inject one).
 	Now func() time.Time

@@ -140,13 +140,46 @@ func (a *Agent) extTool(name string) (ExtensionTool, bool) {
 	return ExtensionTool{}, false
 }
 
-// runTools runs the tool calls of one assistant message in order and
-// returns one tool_result block per call, also for calls that were blocked,
-// denied, failed or never started because the prompt was aborted.
-// stopped reports that the user stopped the turn at a confirmation.
+// runTools runs the tool calls of one assistant message and returns one
+// tool_result block per call, in the order of the calls, also for calls
+// that were blocked, denied, failed or never started because the prompt
+// was aborted. Calls are taken in order: each is announced, intercepted
+// and confirmed before the next. A call of a tools.Concurrent tool then
+// starts on a goroutine of its own while the next calls are taken; any
+// other call first waits for those running, and runs alone. stopped
+// reports that the user stopped the turn at a confirmation; the calls
+// already running then finish.
 func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provider.StopReason) (results []provider.Block, stopped bool) {
-	out := make([]provider.Block, 0, len(uses))
-	for _, u := range uses {
+	out := make([]provider.Block, len(uses))
+	finish := func(i int, r tools.Result) {
+		u := uses[i]
+		a.cfg.Emit(ToolResult{ID: u.ID, Name: u.Name, IsError: r.IsError, Content: Blocks(r.Content), Details: r.Details})
+		content := r.Content
+		if len(content) == 0 {
+			content = []provider.Block{provider.TextBlock("(no output)")}
+		}
+		out[i] = provider.Block{Type: provider.BlockToolResult, ToolUseID: u.ID, Content: content, IsError: r.IsError}
+	}
+	// running are the concurrent calls started and not yet finished,
+	// each with the channel its result arrives on.
+	type started struct {
+		i    int
+		done chan tools.Result
+	}
+	var running []started
+	join := func() {
+		for _, s := range running {
+			finish(s.i, <-s.done)
+		}
+		running = nil
+	}
+	for i, u := range uses {
+		conc := ctx.Err() == nil && !stopped && isObject(u.Input) && a.concurrent(u)
+		if !conc {
+			// Any other call waits for the running ones, and is checked
+			// after them: the user may have aborted the turn meanwhile.
+			join()
+		}
 		var r tools.Result
 		switch {
 		case ctx.Err() != nil:
@@ -157,23 +190,58 @@ func (a *Agent) runTools(ctx context.Context, uses []provider.Block, stop provid
 			r = errResult(fmt.Sprintf("tool call %q not run: the reply reached the output limit before its arguments were complete; make the call again with smaller arguments", u.Name))
 		case !isObject(u.Input):
 			r = errResult(fmt.Sprintf("tool call %q not run: its arguments are not a JSON object (%s); call it again with a JSON object", u.Name, clip(string(u.Input), 200)))
+		case conc:
+			var exec func() tools.Result
+			r, exec, stopped = a.prepareTool(ctx, u)
+			done := make(chan tools.Result, 1)
+			if exec != nil {
+				go func() { done <- exec() }() // joined by join, before runTools returns
+			} else {
+				done <- r // refused: its result waits for those of the calls before it
+			}
+			running = append(running, started{i, done})
+			continue
 		default:
 			r, stopped = a.runTool(ctx, u)
 		}
-		a.cfg.Emit(ToolResult{ID: u.ID, Name: u.Name, IsError: r.IsError, Content: Blocks(r.Content), Details: r.Details})
-		content := r.Content
-		if len(content) == 0 {
-			content = []provider.Block{provider.TextBlock("(no output)")}
+		if len(running) > 0 {
+			// Aborted just now, after earlier calls started: its result
+			// waits for theirs.
+			done := make(chan tools.Result, 1)
+			done <- r
+			running = append(running, started{i, done})
+			continue
 		}
-		out = append(out, provider.Block{Type: provider.BlockToolResult, ToolUseID: u.ID, Content: content, IsError: r.IsError})
+		finish(i, r)
 	}
+	join()
 	return out, stopped
+}
+
+// concurrent reports whether the call u may run beside the calls around
+// it (tools.Concurrent).
+func (a *Agent) concurrent(u provider.Block) bool {
+	c, ok := a.builtin(u.Name).(tools.Concurrent)
+	return ok && c.Concurrent(rawArgs(u.Input))
 }
 
 // runTool takes one call through notification, interception, lookup,
 // validation, confirmation and execution; stop reports that the user
 // denied the call and stopped the turn.
 func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, stop bool) {
+	r, exec, stop := a.prepareTool(ctx, u)
+	if exec == nil {
+		return r, stop
+	}
+	return exec(), false
+}
+
+// prepareTool takes one call through notification, interception,
+// lookup, validation and confirmation. A call that may run comes back as
+// exec, which runs it (its execution has been announced); a call that
+// may not comes back as its result, with stop when the user denied it
+// and stopped the turn. exec may run on another goroutine.
+func (a *Agent) prepareTool(ctx context.Context, u provider.Block) (r tools.Result, exec func() tools.Result, stop bool) {
 	args := rawArgs(u.Input)
 	a.cfg.Emit(ToolCall{ID: u.ID, Name: u.Name, Args: args})
 	a.notify(LifecycleEvent{Name: "tool_call", ToolID: u.ID, ToolName: u.Name, ToolArgs: args, Source: "llm"})
@@ -189,7 +257,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 			if d.By != "" {
 				reason = fmt.Sprintf("%s (blocked by extension %q)", reason, d.By)
 			}
-			return errResult(reason), false
+			return errResult(reason), nil, false
 		}
 		if len(d.Args) > 0 {
 			args = d.Args
@@ -201,26 +269,26 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 	et, isExt := a.extTool(u.Name)
 	if bt == nil && !isExt {
 		if pol, _ := a.policy(); pol.Withheld[u.Name] != "" {
-			return errResult(fmt.Sprintf("tool %q is not offered in this run: %s; available tools: %s", u.Name, pol.Withheld[u.Name], strings.Join(a.toolNames(), ", "))), false
+			return errResult(fmt.Sprintf("tool %q is not offered in this run: %s; available tools: %s", u.Name, pol.Withheld[u.Name], strings.Join(a.toolNames(), ", "))), nil, false
 		}
-		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", "))), false
+		return errResult(fmt.Sprintf("unknown tool %q; available tools: %s", u.Name, strings.Join(a.toolNames(), ", "))), nil, false
 	}
 	if !a.isActive(u.Name) {
 		avail := "none"
 		if names := a.toolNames(); len(names) > 0 {
 			avail = strings.Join(names, ", ")
 		}
-		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail)), false
+		return errResult(fmt.Sprintf("tool %q is not available now (an extension limited the tools); available tools: %s", u.Name, avail)), nil, false
 	}
 	if pol, _ := a.policy(); isExt && bt == nil && et.Interactive && !pol.Interactive {
-		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name)), false
+		return errResult(fmt.Sprintf("tool %q needs a person to answer in the interactive terminal; it cannot run in this mode", u.Name)), nil, false
 	}
 
 	if v, ok := bt.(tools.Validator); ok {
 		// The tool's own checks first: a call that cannot run gets its
 		// error, and nobody is asked about it.
 		if err := v.Validate(args); err != nil {
-			return errResult(err.Error()), false
+			return errResult(err.Error()), nil, false
 		}
 	}
 	c := call{id: u.ID, name: u.Name, args: args, bt: bt, isExt: isExt && bt == nil, hookPerm: hookPerm}
@@ -230,21 +298,27 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 		c.schema = et.Def.Schema
 	}
 	if v := a.confirm(ctx, c); v.deny {
-		return errResult(v.reason), v.stop
+		return errResult(v.reason), nil, v.stop
 	}
 
 	a.cfg.Emit(ToolExecutionStarted{ID: u.ID, Name: u.Name})
 	a.notify(LifecycleEvent{Name: "tool_execution_start", ToolID: u.ID, ToolName: u.Name})
+	return tools.Result{}, func() tools.Result { return a.execute(ctx, u, args, bt) }, false
+}
+
+// execute runs a confirmed call: the built-in bt, or the extension's
+// tool when bt is nil.
+func (a *Agent) execute(ctx context.Context, u provider.Block, args json.RawMessage, bt tools.Tool) tools.Result {
 	progress := progressFunc(u.ID, a.cfg.Emit)
 	if bt != nil {
-		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress)), false
+		return a.afterTool(ctx, u, args, bt.Run(ctx, args, progress))
 	}
 	out, err := a.cfg.Extensions.CallTool(ctx, ToolInvocation{ToolID: u.ID, Name: u.Name, Args: args, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
-			return a.afterTool(ctx, u, args, errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name))), false
+			return a.afterTool(ctx, u, args, errResult(fmt.Sprintf("tool %q cancelled: the user aborted the turn", u.Name)))
 		}
-		return a.afterTool(ctx, u, args, errResult(err.Error())), false
+		return a.afterTool(ctx, u, args, errResult(err.Error()))
 	}
 	if out.StateSet {
 		if err := a.cfg.Store.AppendState(out.Extension, out.State); err != nil {
@@ -254,7 +328,7 @@ func (a *Agent) runTool(ctx context.Context, u provider.Block) (r tools.Result, 
 	if out.Warning != "" {
 		a.cfg.Emit(Notice{Level: "warn", Source: out.Extension, Message: out.Warning})
 	}
-	return a.afterTool(ctx, u, args, out.Result), false
+	return a.afterTool(ctx, u, args, out.Result)
 }
 
 // call is one tool call on its way to the confirmation.

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -23,10 +24,14 @@ type busyProbe struct {
 	at   time.Time
 }
 
+// newBusyProbe watches group pgid, made with the process that leads it a
+// moment ago: such a group has waited for next to nothing yet, so the
+// first look counts its wait from zero and the probe reads nothing now.
+// (A look reads the stat file of every process of the machine: at every
+// start of ten extensions on a busy machine that was megabytes of
+// garbage and as many reads, for deadlines that rarely expire.)
 func newBusyProbe(pgid int) *busyProbe {
-	p := &busyProbe{pgid: pgid, at: time.Now()}
-	p.wait, _ = scanGroup(pgid)
-	return p
+	return &busyProbe{pgid: pgid, at: time.Now()}
 }
 
 // busy reports whether the group was kept from running since the last
@@ -109,18 +114,32 @@ func procStat(path string) (state byte, pgrp int, ok bool) {
 	if err != nil || len(b) > 4096 {
 		return 0, 0, false
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
+	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return 0, 0, false
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 3 || len(f[0]) != 1 {
+	// After the name: state, parent, group; read in place (a scan reads
+	// one such file per process of the machine).
+	st, rest := field(b[i+1:])
+	_, rest = field(rest)
+	g, _ := field(rest)
+	if len(st) != 1 || len(g) == 0 {
 		return 0, 0, false
 	}
-	g, err := strconv.Atoi(f[2])
-	if err != nil {
-		return 0, 0, false
+	for _, c := range g {
+		if c < '0' || c > '9' || pgrp > 1<<40 {
+			return 0, 0, false
+		}
+		pgrp = pgrp*10 + int(c-'0')
 	}
-	return f[0][0], g, true
+	return st[0], pgrp, true
+}
+
+// field splits the first field, separated by spaces, from b.
+func field(b []byte) (f, rest []byte) {
+	b = bytes.TrimLeft(b, " ")
+	if i := bytes.IndexByte(b, ' '); i >= 0 {
+		return b[:i], b[i:]
+	}
+	return bytes.TrimRight(b, "\n"), nil
 }

@@ -10,19 +10,34 @@ import (
 )
 
 func TestProcStat(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 	tests := []struct {
 		name, path string
+		state      byte
 		pgrp       int
 		ok         bool
 	}{
-		{"self", "/proc/self/stat", syscall.Getpgrp(), true},
-		{"missing", "/proc/0/stat", 0, false},
+		{"self", "/proc/self/stat", 0, syscall.Getpgrp(), true},
+		{"missing", "/proc/0/stat", 0, 0, false},
+		{"name with parentheses", file("paren", "42 (a) (b c) S 1 4242 4242 0 -1 4194560 97 0 0 0\n"), 'S', 4242, true},
+		{"last field", file("last", "42 (sh) D 1 7\n"), 'D', 7, true},
+		{"no group", file("short", "42 (sh) R 1\n"), 0, 0, false},
+		{"long state", file("state", "42 (sh) RR 1 7 7\n"), 0, 0, false},
+		{"group not a number", file("nan", "42 (sh) R 1 7x 7\n"), 0, 0, false},
+		{"no name", file("noname", "42 sh R 1 7 7\n"), 0, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			state, pgrp, ok := procStat(tc.path)
-			if ok != tc.ok || pgrp != tc.pgrp || ok && state == 0 {
-				t.Errorf("procStat(%q) = %q, %d, %v; want pgrp %d, %v", tc.path, state, pgrp, ok, tc.pgrp, tc.ok)
+			if ok != tc.ok || pgrp != tc.pgrp || ok && state == 0 || tc.state != 0 && state != tc.state {
+				t.Errorf("procStat(%q) = %q, %d, %v; want %q, pgrp %d, %v", tc.path, state, pgrp, ok, tc.state, tc.pgrp, tc.ok)
 			}
 		})
 	}

@@ -234,8 +234,7 @@ func namedFiles(config string) []string {
 // of the project, and its settings (whose permission allow rules count
 // only once the project is trusted), and Claude Code's settings (their
 // hooks run and their allow rules count only in a trusted folder).
-var ProjectConfigFiles = []string{".mcp.json", filepath.Join(".zut", "lsp.json"), filepath.Join(".zut", "settings.json"),
-	filepath.Join(".claude", "settings.json"), filepath.Join(".claude", "settings.local.json")}
+var ProjectConfigFiles = []string{".mcp.json", ".zut/lsp.json", ".zut/settings.json", ".claude/settings.json", ".claude/settings.local.json"}
 
 // ProjectDigest is the Digest of the project entries with the project
 // configuration files of cwd that exist, which it also returns (as

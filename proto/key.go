@@ -26,21 +26,33 @@ var keyModifiers = [...]string{"ctrl", "alt", "shift", "super", "hyper", "meta"}
 
 // modifierAliases are the other spellings of modifiers that CanonicalKey
 // accepts.
-var modifierAliases = map[string]string{
-	"control": "ctrl", "option": "alt", "opt": "alt", "cmd": "super", "command": "super",
+func modifierAliases() map[string]string {
+	return modifierAliasesLazy.get(func() map[string]string {
+		return map[string]string{
+			"control": "ctrl", "option": "alt", "opt": "alt", "cmd": "super", "command": "super",
+		}
+	})
 }
+
+var modifierAliasesLazy lazy[map[string]string]
 
 // keyNames are the named keys, each with the other spellings CanonicalKey
 // accepts for it; "space" and characters are handled apart.
-var keyNames = map[string]string{
-	"enter": "enter", "return": "enter", "tab": "tab", "backspace": "backspace",
-	"esc": "esc", "escape": "esc", "up": "up", "down": "down", "left": "left", "right": "right",
-	"home": "home", "end": "end", "pageup": "pageup", "pgup": "pageup",
-	"pagedown": "pagedown", "pgdn": "pagedown", "insert": "insert", "ins": "insert",
-	"delete": "delete", "del": "delete", "begin": "begin",
-	"f1": "f1", "f2": "f2", "f3": "f3", "f4": "f4", "f5": "f5", "f6": "f6",
-	"f7": "f7", "f8": "f8", "f9": "f9", "f10": "f10", "f11": "f11", "f12": "f12",
+func keyNames() map[string]string {
+	return keyNamesLazy.get(func() map[string]string {
+		return map[string]string{
+			"enter": "enter", "return": "enter", "tab": "tab", "backspace": "backspace",
+			"esc": "esc", "escape": "esc", "up": "up", "down": "down", "left": "left", "right": "right",
+			"home": "home", "end": "end", "pageup": "pageup", "pgup": "pageup",
+			"pagedown": "pagedown", "pgdn": "pagedown", "insert": "insert", "ins": "insert",
+			"delete": "delete", "del": "delete", "begin": "begin",
+			"f1": "f1", "f2": "f2", "f3": "f3", "f4": "f4", "f5": "f5", "f6": "f6",
+			"f7": "f7", "f8": "f8", "f9": "f9", "f10": "f10", "f11": "f11", "f12": "f12",
+		}
+	})
 }
+
+var keyNamesLazy lazy[map[string]string]
 
 // CanonicalKey returns the canonical form of the key name s, the form in
 // which zut names a pressed key: "ctrl+alt+p", "shift+tab", "A", "f5".
@@ -120,7 +132,7 @@ func canonicalKey(s string) (name, reason string) {
 		return "", quote(name) + ` is a modifier, not a key; add the key after it, as in "` + lower + `+tab"`
 	}
 	const shift = 2
-	switch named, ok := keyNames[lower]; {
+	switch named, ok := keyNames()[lower]; {
 	case ok:
 		name = named
 	case lower == "space":
@@ -165,7 +177,7 @@ func canonicalKey(s string) (name, reason string) {
 // spelled in any case or as an alias.
 func modifierIndex(m string) (int, bool) {
 	m = asciiLower(m)
-	if a, ok := modifierAliases[m]; ok {
+	if a, ok := modifierAliases()[m]; ok {
 		m = a
 	}
 	for i, name := range keyModifiers {
@@ -178,7 +190,7 @@ func modifierIndex(m string) (int, bool) {
 
 func isKeyName(s string) bool {
 	s = asciiLower(s)
-	_, ok := keyNames[s]
+	_, ok := keyNames()[s]
 	return ok || s == "space" || s == "rune"
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -194,7 +195,7 @@ func toolInput(raw []byte) (json.RawMessage, error) {
 	return s, errInvalidInput
 }
 
-var errInvalidInput = fmt.Errorf("arguments are not a JSON object")
+var errInvalidInput = errors.New("arguments are not a JSON object")
 
 func trimSpace(b []byte) []byte {
 	i := skipSpace(b, 0)

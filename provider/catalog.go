@@ -3,7 +3,6 @@ package provider
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // ProviderInfo describes one model provider: where it is, which wire it
@@ -74,17 +73,26 @@ var builtinProviders = []ProviderInfo{
 		Quirks: ChatQuirks{MaxTokensField: "max_tokens"}},
 }
 
-// providerAliases are other names users type for a provider.
-var providerAliases = map[string]string{
-	"claude":    "anthropic",
-	"kimi":      "moonshot",
-	"grok":      "xai",
-	"google":    "gemini",
-	"llama.cpp": "llamacpp",
-	"llama-cpp": "llamacpp",
-	"responses": "openai-responses",
-	"chatgpt":   "openai-codex",
-	"codex":     "openai-codex",
+// providerAlias maps the other names users type for a provider to its
+// name (a switch, not a map: a map literal is built at every start).
+func providerAlias(name string) (string, bool) {
+	switch name {
+	case "claude":
+		return "anthropic", true
+	case "kimi":
+		return "moonshot", true
+	case "grok":
+		return "xai", true
+	case "google":
+		return "gemini", true
+	case "llama.cpp", "llama-cpp":
+		return "llamacpp", true
+	case "responses":
+		return "openai-responses", true
+	case "chatgpt", "codex":
+		return "openai-codex", true
+	}
+	return "", false
 }
 
 func anthropicModel(id string, ctx, out int, in, outPrice float64, reasoning string) Model {
@@ -112,68 +120,72 @@ const (
 )
 
 // builtinModels is the catalog, made on first use (not at every start).
-var builtinModels = sync.OnceValue(func() []Model {
-	ms := []Model{
-		anthropicModel("claude-opus-4-8", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
-		anthropicModel("claude-opus-4-7", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
-		anthropicModel("claude-opus-4-6", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptive),
-		anthropicModel("claude-sonnet-4-6", 1*mTok, 128*kTok, 3, 15, ReasoningAdaptive),
-		anthropicModel("claude-opus-4-5", 200*kTok, 64*kTok, 5, 25, ReasoningBudget),
-		anthropicModel("claude-sonnet-4-5", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
-		anthropicModel("claude-haiku-4-5", 200*kTok, 64*kTok, 1, 5, ReasoningBudget),
-		anthropicModel("claude-opus-4-1", 200*kTok, 32*kTok, 15, 75, ReasoningBudget),
-		anthropicModel("claude-sonnet-4-0", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
+func builtinModels() []Model {
+	return builtinModelsLazy.get(func() []Model {
+		ms := []Model{
+			anthropicModel("claude-opus-4-8", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
+			anthropicModel("claude-opus-4-7", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
+			anthropicModel("claude-opus-4-6", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptive),
+			anthropicModel("claude-sonnet-4-6", 1*mTok, 128*kTok, 3, 15, ReasoningAdaptive),
+			anthropicModel("claude-opus-4-5", 200*kTok, 64*kTok, 5, 25, ReasoningBudget),
+			anthropicModel("claude-sonnet-4-5", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
+			anthropicModel("claude-haiku-4-5", 200*kTok, 64*kTok, 1, 5, ReasoningBudget),
+			anthropicModel("claude-opus-4-1", 200*kTok, 32*kTok, 15, 75, ReasoningBudget),
+			anthropicModel("claude-sonnet-4-0", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
 
-		openAIModel("gpt-5.5", 1*mTok, 128*kTok, 5, 0.5, 30, ReasoningEffort),
-		openAIModel("gpt-5.4", 1*mTok, 128*kTok, 2.5, 0.25, 15, ReasoningEffort),
-		openAIModel("gpt-5.4-mini", 400*kTok, 128*kTok, 0.75, 0.075, 4.5, ReasoningEffort),
-		openAIModel("gpt-5.4-nano", 400*kTok, 128*kTok, 0.2, 0.02, 1.25, ReasoningEffort),
-		openAIModel("gpt-5.2", 400*kTok, 128*kTok, 1.75, 0.175, 14, ReasoningEffort),
-		openAIModel("gpt-5.1", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
-		openAIModel("gpt-5", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
-		openAIModel("gpt-5-mini", 400*kTok, 128*kTok, 0.25, 0.025, 2, ReasoningEffort),
-		openAIModel("o3", 200*kTok, 100*kTok, 2, 0.5, 8, ReasoningEffort),
-		openAIModel("o4-mini", 200*kTok, 100*kTok, 1.1, 0.275, 4.4, ReasoningEffort),
-		openAIModel("gpt-4.1", 1047576, 32768, 2, 0.5, 8, ""),
-		openAIModel("gpt-4.1-mini", 1047576, 32768, 0.4, 0.1, 1.6, ""),
+			openAIModel("gpt-5.5", 1*mTok, 128*kTok, 5, 0.5, 30, ReasoningEffort),
+			openAIModel("gpt-5.4", 1*mTok, 128*kTok, 2.5, 0.25, 15, ReasoningEffort),
+			openAIModel("gpt-5.4-mini", 400*kTok, 128*kTok, 0.75, 0.075, 4.5, ReasoningEffort),
+			openAIModel("gpt-5.4-nano", 400*kTok, 128*kTok, 0.2, 0.02, 1.25, ReasoningEffort),
+			openAIModel("gpt-5.2", 400*kTok, 128*kTok, 1.75, 0.175, 14, ReasoningEffort),
+			openAIModel("gpt-5.1", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
+			openAIModel("gpt-5", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
+			openAIModel("gpt-5-mini", 400*kTok, 128*kTok, 0.25, 0.025, 2, ReasoningEffort),
+			openAIModel("o3", 200*kTok, 100*kTok, 2, 0.5, 8, ReasoningEffort),
+			openAIModel("o4-mini", 200*kTok, 100*kTok, 1.1, 0.275, 4.4, ReasoningEffort),
+			openAIModel("gpt-4.1", 1047576, 32768, 2, 0.5, 8, ""),
+			openAIModel("gpt-4.1-mini", 1047576, 32768, 0.4, 0.1, 1.6, ""),
 
-		chatModel("openrouter", "anthropic/claude-sonnet-4.6", 1*mTok, 128*kTok, Prices{Input: 3, Output: 15}, ReasoningEffort, true),
-		chatModel("openrouter", "openai/gpt-5.4", 1*mTok, 128*kTok, Prices{Input: 2.5, Output: 15}, ReasoningEffort, true),
+			chatModel("openrouter", "anthropic/claude-sonnet-4.6", 1*mTok, 128*kTok, Prices{Input: 3, Output: 15}, ReasoningEffort, true),
+			chatModel("openrouter", "openai/gpt-5.4", 1*mTok, 128*kTok, Prices{Input: 2.5, Output: 15}, ReasoningEffort, true),
 
-		chatModel("deepseek", "deepseek-v4-flash", 1*mTok, 384*kTok, Prices{Input: 0.14, Output: 0.28, CacheRead: 0.0028}, ReasoningToggle, false),
-		chatModel("deepseek", "deepseek-v4-pro", 1*mTok, 384*kTok, Prices{Input: 0.435, Output: 0.87, CacheRead: 0.003625}, ReasoningToggle, false),
+			chatModel("deepseek", "deepseek-v4-flash", 1*mTok, 384*kTok, Prices{Input: 0.14, Output: 0.28, CacheRead: 0.0028}, ReasoningToggle, false),
+			chatModel("deepseek", "deepseek-v4-pro", 1*mTok, 384*kTok, Prices{Input: 0.435, Output: 0.87, CacheRead: 0.003625}, ReasoningToggle, false),
 
-		chatModel("groq", "openai/gpt-oss-120b", 131072, 65536, Prices{Input: 0.15, Output: 0.6}, ReasoningEffort, false),
-		chatModel("groq", "llama-3.3-70b-versatile", 131072, 32768, Prices{Input: 0.59, Output: 0.79}, "", false),
+			chatModel("groq", "openai/gpt-oss-120b", 131072, 65536, Prices{Input: 0.15, Output: 0.6}, ReasoningEffort, false),
+			chatModel("groq", "llama-3.3-70b-versatile", 131072, 32768, Prices{Input: 0.59, Output: 0.79}, "", false),
 
-		chatModel("mistral", "mistral-large-latest", 256*kTok, 32*kTok, Prices{Input: 0.5, Output: 1.5}, "", true),
-		chatModel("mistral", "codestral-latest", 256*kTok, 32*kTok, Prices{Input: 0.3, Output: 0.9}, "", false),
+			chatModel("mistral", "mistral-large-latest", 256*kTok, 32*kTok, Prices{Input: 0.5, Output: 1.5}, "", true),
+			chatModel("mistral", "codestral-latest", 256*kTok, 32*kTok, Prices{Input: 0.3, Output: 0.9}, "", false),
 
-		chatModel("moonshot", "kimi-k2.6", 262144, 32768, Prices{}, "", true),
+			chatModel("moonshot", "kimi-k2.6", 262144, 32768, Prices{}, "", true),
 
-		chatModel("xai", "grok-4.3", 1*mTok, 128*kTok, Prices{Input: 1.25, Output: 2.5}, "", true),
+			chatModel("xai", "grok-4.3", 1*mTok, 128*kTok, Prices{Input: 1.25, Output: 2.5}, "", true),
 
-		chatModel("gemini", "gemini-2.5-pro", 1048576, 65536, Prices{Input: 1.25, Output: 10}, ReasoningEffort, true),
-		chatModel("gemini", "gemini-2.5-flash", 1048576, 65536, Prices{Input: 0.3, Output: 2.5}, ReasoningEffort, true),
+			chatModel("gemini", "gemini-2.5-pro", 1048576, 65536, Prices{Input: 1.25, Output: 10}, ReasoningEffort, true),
+			chatModel("gemini", "gemini-2.5-flash", 1048576, 65536, Prices{Input: 0.3, Output: 2.5}, ReasoningEffort, true),
 
-		// The models of a ChatGPT sign-in, as published for Codex in
-		// 2026; the subscription pays for them, so they have no prices.
-		codexModel("gpt-5.3-codex"),
-		codexModel("gpt-5.4"),
-		codexModel("gpt-5.2-codex"),
-		codexModel("gpt-5.2"),
-		codexModel("gpt-5.1-codex-max"),
-		codexModel("gpt-5.1-codex-mini"),
-	}
-	// The Responses provider serves the same OpenAI models.
-	for _, x := range ms {
-		if x.Provider == "openai" {
-			x.Provider, x.Wire = "openai-responses", WireResponses
-			ms = append(ms, x)
+			// The models of a ChatGPT sign-in, as published for Codex in
+			// 2026; the subscription pays for them, so they have no prices.
+			codexModel("gpt-5.3-codex"),
+			codexModel("gpt-5.4"),
+			codexModel("gpt-5.2-codex"),
+			codexModel("gpt-5.2"),
+			codexModel("gpt-5.1-codex-max"),
+			codexModel("gpt-5.1-codex-mini"),
 		}
-	}
-	return ms
-})
+		// The Responses provider serves the same OpenAI models.
+		for _, x := range ms {
+			if x.Provider == "openai" {
+				x.Provider, x.Wire = "openai-responses", WireResponses
+				ms = append(ms, x)
+			}
+		}
+		return ms
+	})
+}
+
+var builtinModelsLazy lazy[[]Model]
 
 // BuiltinProviders returns the providers zut knows without configuration.
 func BuiltinProviders() []ProviderInfo {

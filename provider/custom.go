@@ -168,7 +168,7 @@ func (c *catalog) merge(f ModelsFile) error {
 // provider finds a provider by name or alias.
 func (c *catalog) provider(name string) (*ProviderInfo, bool) {
 	name = strings.ToLower(name)
-	if a, ok := providerAliases[name]; ok {
+	if a, ok := providerAlias(name); ok {
 		name = a
 	}
 	for i := range c.providers {

@@ -21,10 +21,10 @@ const MaxConfigFile = 1 << 20
 
 // ErrNotRegular is wrapped by OpenRegular and ReadRegular for a path that
 // is a directory, a FIFO, a device or a socket.
-var ErrNotRegular = regular.ErrNotRegular
+const ErrNotRegular = regular.ErrNotRegular
 
 // ErrTooLarge is wrapped by ReadRegular for a file over its limit.
-var ErrTooLarge = regular.ErrTooLarge
+const ErrTooLarge = regular.ErrTooLarge
 
 // FileError is a file zut refused to read or write. Op is "read" or
 // "write"; Path the file; Err wraps ErrNotRegular, ErrTooLarge or the

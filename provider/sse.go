@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -12,8 +11,9 @@ import (
 // stream is rejected instead of growing memory without end.
 const maxFrame = 64 << 20
 
-// errFrameTooLarge reports an event larger than maxFrame.
-var errFrameTooLarge = fmt.Errorf("event larger than %d MiB", maxFrame>>20)
+// errFrameTooLarge reports an event larger than maxFrame (64 MiB; a
+// constant message, so that no initialiser formats it at every start).
+var errFrameTooLarge = errors.New("event larger than 64 MiB")
 
 // frameReader yields the frames of a response body: SSE events, or the
 // lines of an NDJSON body (name is then empty).

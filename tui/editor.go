@@ -292,7 +292,7 @@ func (e *Editor) HandleKey(k Key) EditAction {
 		return EditHandled
 	}
 	name := k.String()
-	if fn, ok := editorKeys[name]; ok {
+	if fn, ok := editorKeys()[name]; ok {
 		return fn(e)
 	}
 	if name == "ctrl+z" && e.UndoOnCtrlZ {
@@ -303,54 +303,60 @@ func (e *Editor) HandleKey(k Key) EditAction {
 }
 
 // editorKeys maps key names to editor commands.
-var editorKeys = map[string]func(e *Editor) EditAction{
-	"enter":           (*Editor).enter,
-	"shift+enter":     (*Editor).newline,
-	"alt+enter":       (*Editor).newline,
-	"ctrl+j":          (*Editor).newline,
-	"backspace":       func(e *Editor) EditAction { return e.deleteBack() },
-	"shift+backspace": func(e *Editor) EditAction { return e.deleteBack() },
-	"ctrl+h":          func(e *Editor) EditAction { return e.deleteBack() },
-	"delete":          func(e *Editor) EditAction { return e.deleteForward() },
-	"ctrl+d": func(e *Editor) EditAction {
-		if e.text == "" {
-			return EditIgnored
+func editorKeys() map[string]func(e *Editor) EditAction {
+	return editorKeysLazy.get(func() map[string]func(e *Editor) EditAction {
+		return map[string]func(e *Editor) EditAction{
+			"enter":           (*Editor).enter,
+			"shift+enter":     (*Editor).newline,
+			"alt+enter":       (*Editor).newline,
+			"ctrl+j":          (*Editor).newline,
+			"backspace":       func(e *Editor) EditAction { return e.deleteBack() },
+			"shift+backspace": func(e *Editor) EditAction { return e.deleteBack() },
+			"ctrl+h":          func(e *Editor) EditAction { return e.deleteBack() },
+			"delete":          func(e *Editor) EditAction { return e.deleteForward() },
+			"ctrl+d": func(e *Editor) EditAction {
+				if e.text == "" {
+					return EditIgnored
+				}
+				return e.deleteForward()
+			},
+			"left":           motion((*Editor).prevCluster),
+			"ctrl+b":         motion((*Editor).prevCluster),
+			"right":          motion((*Editor).nextCluster),
+			"ctrl+f":         motion((*Editor).nextCluster),
+			"alt+b":          motion((*Editor).prevWord),
+			"ctrl+left":      motion((*Editor).prevWord),
+			"alt+left":       motion((*Editor).prevWord),
+			"alt+f":          motion((*Editor).nextWord),
+			"ctrl+right":     motion((*Editor).nextWord),
+			"alt+right":      motion((*Editor).nextWord),
+			"home":           motion((*Editor).lineStart),
+			"ctrl+a":         motion((*Editor).lineStart),
+			"end":            motion((*Editor).lineEnd),
+			"ctrl+e":         motion((*Editor).lineEnd),
+			"ctrl+home":      motion(func(*Editor) int { return 0 }),
+			"ctrl+end":       motion(func(e *Editor) int { return len(e.text) }),
+			"up":             func(e *Editor) EditAction { return e.vertical(-1) },
+			"ctrl+p":         func(e *Editor) EditAction { return e.vertical(-1) },
+			"down":           func(e *Editor) EditAction { return e.vertical(1) },
+			"ctrl+n":         func(e *Editor) EditAction { return e.vertical(1) },
+			"ctrl+k":         (*Editor).killToEnd,
+			"ctrl+u":         (*Editor).killToStart,
+			"ctrl+w":         kill((*Editor).prevSpaceWord, true),
+			"alt+backspace":  kill((*Editor).prevWord, true),
+			"ctrl+backspace": kill((*Editor).prevWord, true),
+			"alt+d":          kill((*Editor).nextWord, false),
+			"ctrl+delete":    kill((*Editor).nextWord, false),
+			"ctrl+y":         (*Editor).yank,
+			"alt+y":          (*Editor).yankPop,
+			"ctrl+_":         func(e *Editor) EditAction { e.undoStep(); return EditHandled },
+			"ctrl+/":         func(e *Editor) EditAction { e.undoStep(); return EditHandled },
+			"tab":            func(e *Editor) EditAction { return e.tab() },
 		}
-		return e.deleteForward()
-	},
-	"left":           motion((*Editor).prevCluster),
-	"ctrl+b":         motion((*Editor).prevCluster),
-	"right":          motion((*Editor).nextCluster),
-	"ctrl+f":         motion((*Editor).nextCluster),
-	"alt+b":          motion((*Editor).prevWord),
-	"ctrl+left":      motion((*Editor).prevWord),
-	"alt+left":       motion((*Editor).prevWord),
-	"alt+f":          motion((*Editor).nextWord),
-	"ctrl+right":     motion((*Editor).nextWord),
-	"alt+right":      motion((*Editor).nextWord),
-	"home":           motion((*Editor).lineStart),
-	"ctrl+a":         motion((*Editor).lineStart),
-	"end":            motion((*Editor).lineEnd),
-	"ctrl+e":         motion((*Editor).lineEnd),
-	"ctrl+home":      motion(func(*Editor) int { return 0 }),
-	"ctrl+end":       motion(func(e *Editor) int { return len(e.text) }),
-	"up":             func(e *Editor) EditAction { return e.vertical(-1) },
-	"ctrl+p":         func(e *Editor) EditAction { return e.vertical(-1) },
-	"down":           func(e *Editor) EditAction { return e.vertical(1) },
-	"ctrl+n":         func(e *Editor) EditAction { return e.vertical(1) },
-	"ctrl+k":         (*Editor).killToEnd,
-	"ctrl+u":         (*Editor).killToStart,
-	"ctrl+w":         kill((*Editor).prevSpaceWord, true),
-	"alt+backspace":  kill((*Editor).prevWord, true),
-	"ctrl+backspace": kill((*Editor).prevWord, true),
-	"alt+d":          kill((*Editor).nextWord, false),
-	"ctrl+delete":    kill((*Editor).nextWord, false),
-	"ctrl+y":         (*Editor).yank,
-	"alt+y":          (*Editor).yankPop,
-	"ctrl+_":         func(e *Editor) EditAction { e.undoStep(); return EditHandled },
-	"ctrl+/":         func(e *Editor) EditAction { e.undoStep(); return EditHandled },
-	"tab":            func(e *Editor) EditAction { return e.tab() },
+	})
 }
+
+var editorKeysLazy lazy[map[string]func(e *Editor) EditAction]
 
 // motion makes a command that moves the cursor to where f says.
 func motion(f func(*Editor) int) func(*Editor) EditAction {

@@ -170,7 +170,7 @@ func ParseKey(s string) (Key, error) {
 		if !ok || after == "" {
 			break
 		}
-		m, known := modNames[name]
+		m, known := modNames()[name]
 		if !known {
 			break
 		}
@@ -194,9 +194,15 @@ func ParseKey(s string) (Key, error) {
 	return Key{}, fmt.Errorf("parse key %q: unknown key name %q", s, rest)
 }
 
-var modNames = map[string]Mod{
-	"ctrl": ModCtrl, "alt": ModAlt, "shift": ModShift, "super": ModSuper, "hyper": ModHyper, "meta": ModMeta,
+func modNames() map[string]Mod {
+	return modNamesLazy.get(func() map[string]Mod {
+		return map[string]Mod{
+			"ctrl": ModCtrl, "alt": ModAlt, "shift": ModShift, "super": ModSuper, "hyper": ModHyper, "meta": ModMeta,
+		}
+	})
 }
+
+var modNamesLazy lazy[map[string]Mod]
 
 // Text returns the text the key types: the character of an unmodified or
 // shift-only KeyRune, and "" for everything else.

@@ -327,11 +327,17 @@ func modFromParam(p int) Mod {
 }
 
 // tildeKeys maps the number of a CSI number ~ sequence to its key.
-var tildeKeys = map[int]KeyCode{
-	1: KeyHome, 2: KeyInsert, 3: KeyDelete, 4: KeyEnd, 5: KeyPageUp, 6: KeyPageDown,
-	7: KeyHome, 8: KeyEnd, 11: KeyF1, 12: KeyF2, 13: KeyF3, 14: KeyF4, 15: KeyF5,
-	17: KeyF6, 18: KeyF7, 19: KeyF8, 20: KeyF9, 21: KeyF10, 23: KeyF11, 24: KeyF12,
+func tildeKeys() map[int]KeyCode {
+	return tildeKeysLazy.get(func() map[int]KeyCode {
+		return map[int]KeyCode{
+			1: KeyHome, 2: KeyInsert, 3: KeyDelete, 4: KeyEnd, 5: KeyPageUp, 6: KeyPageDown,
+			7: KeyHome, 8: KeyEnd, 11: KeyF1, 12: KeyF2, 13: KeyF3, 14: KeyF4, 15: KeyF5,
+			17: KeyF6, 18: KeyF7, 19: KeyF8, 20: KeyF9, 21: KeyF10, 23: KeyF11, 24: KeyF12,
+		}
+	})
 }
+
+var tildeKeysLazy lazy[map[int]KeyCode]
 
 // csi is a parsed control sequence: ESC [ prefix params intermediates final.
 type csi struct {
@@ -463,7 +469,7 @@ func (c *csi) tildeEvent() Event {
 		}
 		return codepointKey(c.param(2, 0, 0), 0, modFromParam(c.param(1, 0, 1)), KeyPress)
 	}
-	code, ok := tildeKeys[num]
+	code, ok := tildeKeys()[num]
 	if !ok {
 		return nil
 	}
@@ -491,12 +497,18 @@ func kittyAction(p int) KeyAction {
 
 // kittyFunctional maps the kitty protocol's private-use key codes that
 // matter here (keypad keys) to keys.
-var kittyFunctional = map[int]Key{
-	57414: {Code: KeyEnter}, 57417: {Code: KeyLeft}, 57418: {Code: KeyRight},
-	57419: {Code: KeyUp}, 57420: {Code: KeyDown}, 57421: {Code: KeyPageUp},
-	57422: {Code: KeyPageDown}, 57423: {Code: KeyHome}, 57424: {Code: KeyEnd},
-	57425: {Code: KeyInsert}, 57426: {Code: KeyDelete}, 57427: {Code: KeyBegin},
+func kittyFunctional() map[int]Key {
+	return kittyFunctionalLazy.get(func() map[int]Key {
+		return map[int]Key{
+			57414: {Code: KeyEnter}, 57417: {Code: KeyLeft}, 57418: {Code: KeyRight},
+			57419: {Code: KeyUp}, 57420: {Code: KeyDown}, 57421: {Code: KeyPageUp},
+			57422: {Code: KeyPageDown}, 57423: {Code: KeyHome}, 57424: {Code: KeyEnd},
+			57425: {Code: KeyInsert}, 57426: {Code: KeyDelete}, 57427: {Code: KeyBegin},
+		}
+	})
 }
+
+var kittyFunctionalLazy lazy[map[int]Key]
 
 // codepointKey builds the key for a Unicode code point reported by the
 // kitty protocol or modifyOtherKeys, with the shifted code point when the
@@ -513,7 +525,7 @@ func codepointKey(code, shifted int, mod Mod, action KeyAction) Event {
 	case code == 127 || code == 8:
 		k = Key{Code: KeyBackspace}
 	case code >= 57344 && code <= 63743:
-		fk, ok := kittyFunctional[code]
+		fk, ok := kittyFunctional()[code]
 		if !ok {
 			return nil
 		}

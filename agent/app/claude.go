@@ -27,7 +27,7 @@ import (
 
 // ClaudeSettingsFiles are the project's Claude Code settings files,
 // relative to the working directory.
-var ClaudeSettingsFiles = []string{filepath.Join(".claude", "settings.json"), filepath.Join(".claude", "settings.local.json")}
+var ClaudeSettingsFiles = []string{".claude/settings.json", ".claude/settings.local.json"}
 
 // claudeMembers are the members of a Claude Code settings file zut reads.
 var claudeMembers = []string{"permissions", "hooks"}

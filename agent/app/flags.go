@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/agent/permissions"
 	"github.com/zut-go/zut/agent/sandbox"
@@ -174,11 +173,13 @@ func parseOptions(args []string, extra func(*flag.FlagSet, *Options), help strin
 	default:
 		return o, Usagef("unknown --mode %q: use interactive, print, json or rpc", o.Mode)
 	}
-	if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
-		if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
-			return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+	if o.Reasoning != "" { // the default needs no check
+		if _, err := provider.ParseReasoning(o.Reasoning); err != nil {
+			if near := Nearest(strings.ToLower(o.Reasoning), provider.ReasoningLevels); near != "" {
+				return o, Usagef("%v (did you mean --reasoning %s?)", err, near)
+			}
+			return o, Usagef("%v", err)
 		}
-		return o, Usagef("%v", err)
 	}
 	if o.Demo {
 		if o.Provider != "" && o.Provider != provider.DemoProvider || o.BaseURL != "" || o.Model != "" && !strings.HasPrefix(o.Model, provider.DemoProvider+"/") {
@@ -234,7 +235,13 @@ func parseOptions(args []string, extra func(*flag.FlagSet, *Options), help strin
 // sessionIDLike matches what -r takes as a session id (or a prefix of
 // one, two characters or more) rather than a prompt: hex digits and
 // dashes ("zut -r f6"). A prompt that looks like one goes after --.
-var sessionIDLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`) })
+func sessionIDLike() *regexp.Regexp {
+	return sessionIDLikeLazy.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F][0-9a-fA-F-]+$`)
+	})
+}
+
+var sessionIDLikeLazy lazy[*regexp.Regexp]
 
 // joinResumeID rewrites "-r ID" as "-r=ID" when the next argument looks
 // like a session id (or prefix), because the flag package cannot give a

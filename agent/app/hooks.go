@@ -32,14 +32,20 @@ import (
 // claudeToolNames are Claude Code's names of zut's tools, which hook
 // matchers and tool_name use; other tools keep zut's name (MCP tools are
 // mcp__server__tool in both).
-var claudeToolNames = map[string]string{
-	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "grep": "Grep",
-	"web_open": "WebFetch", "web_search": "WebSearch", "subagent_spawn": "Task", "plan": "TodoWrite",
+func claudeToolNames() map[string]string {
+	return claudeToolNamesLazy.get(func() map[string]string {
+		return map[string]string{
+			"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "grep": "Grep",
+			"web_open": "WebFetch", "web_search": "WebSearch", "subagent_spawn": "Task", "plan": "TodoWrite",
+		}
+	})
 }
+
+var claudeToolNamesLazy lazy[map[string]string]
 
 // claudeName is the name hooks see for zut's tool name.
 func claudeName(name string) string {
-	if c, ok := claudeToolNames[name]; ok {
+	if c, ok := claudeToolNames()[name]; ok {
 		return c
 	}
 	return name
@@ -71,10 +77,16 @@ var (
 )
 
 // events maps the agent's interceptions onto hook events.
-var hookEvents = map[string]hooks.Event{
-	"tool_call": hooks.PreToolUse, "tool_result": hooks.PostToolUse, "input": hooks.UserPromptSubmit,
-	"before_agent_start": hooks.UserPromptSubmit, "before_compact": hooks.PreCompact,
+func hookEvents() map[string]hooks.Event {
+	return hookEventsLazy.get(func() map[string]hooks.Event {
+		return map[string]hooks.Event{
+			"tool_call": hooks.PreToolUse, "tool_result": hooks.PostToolUse, "input": hooks.UserPromptSubmit,
+			"before_agent_start": hooks.UserPromptSubmit, "before_compact": hooks.PreCompact,
+		}
+	})
 }
+
+var hookEventsLazy lazy[map[string]hooks.Event]
 
 func (b *hookBridge) has(ev hooks.Event) bool { return b.cfg.Has(ev, b.trusted()) }
 
@@ -129,7 +141,7 @@ func (b *hookBridge) Intercepting(event string) bool {
 	if b.innerIntercepts(event) {
 		return true
 	}
-	ev, ok := hookEvents[event]
+	ev, ok := hookEvents()[event]
 	return ok && b.has(ev)
 }
 

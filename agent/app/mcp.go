@@ -394,7 +394,13 @@ func (a *App) mcpCommands() []Command {
 }
 
 // mention is "@server:uri" in a prompt.
-var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`) })
+func mention() *regexp.Regexp {
+	return mentionLazy.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`)
+	})
+}
+
+var mentionLazy lazy[*regexp.Regexp]
 
 // maxMention bounds the text one @server:uri mention adds to a prompt.
 const maxMention = 256 << 10

@@ -33,18 +33,30 @@ const (
 	choiceStale  = ""  // a button of a question nobody waits for
 )
 
-var choiceText = map[string]string{
-	choiceOnce:   "Allowed once",
-	choiceAlways: "Allowed for this session",
-	choiceDeny:   "Denied",
-	choiceStop:   "Denied; the turn was stopped",
-	choiceGone:   "Not answered: the turn was stopped",
-	choiceStale:  "This question is no longer open",
+func choiceText() map[string]string {
+	return choiceTextLazy.get(func() map[string]string {
+		return map[string]string{
+			choiceOnce:   "Allowed once",
+			choiceAlways: "Allowed for this session",
+			choiceDeny:   "Denied",
+			choiceStop:   "Denied; the turn was stopped",
+			choiceGone:   "Not answered: the turn was stopped",
+			choiceStale:  "This question is no longer open",
+		}
+	})
 }
 
-var choiceMark = map[string]string{
-	choiceOnce: "✅", choiceAlways: "✅", choiceDeny: "🚫", choiceStop: "⏹", choiceGone: "⏹", choiceStale: "⏹",
+var choiceTextLazy lazy[map[string]string]
+
+func choiceMark() map[string]string {
+	return choiceMarkLazy.get(func() map[string]string {
+		return map[string]string{
+			choiceOnce: "✅", choiceAlways: "✅", choiceDeny: "🚫", choiceStop: "⏹", choiceGone: "⏹", choiceStale: "⏹",
+		}
+	})
 }
+
+var choiceMarkLazy lazy[map[string]string]
 
 // message is the question: the preview, then the whole call (the
 // transport splits a long one over several messages, the buttons under

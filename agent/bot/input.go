@@ -39,7 +39,13 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-var imageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+func imageTypes() map[string]bool {
+	return imageTypesLazy.get(func() map[string]bool {
+		return map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+	})
+}
+
+var imageTypesLazy lazy[map[string]bool]
 
 // buildInput turns an update into a prompt: images become image blocks,
 // text documents are appended as text, other files are described. notes
@@ -90,7 +96,7 @@ func buildInput(ctx context.Context, t Transport, lim Limits, u Update) (in agen
 // classify decides how the model sees a downloaded file.
 func classify(a Attachment, name string, data []byte, lim Limits) (block *provider.Block, text, note string) {
 	sniffed := http.DetectContentType(data)
-	if imageTypes[sniffed] {
+	if imageTypes()[sniffed] {
 		if int64(len(data)) > lim.Image {
 			return nil, fmt.Sprintf("[The user attached the image %s (%s), larger than the %s the model is sent.]", name, tools.FormatSize(int64(len(data))), tools.FormatSize(lim.Image)),
 				fmt.Sprintf("%s is larger than %s, so the model does not see it; send a smaller image.", name, tools.FormatSize(lim.Image))

@@ -404,14 +404,14 @@ func (p *presenter) previewText() string {
 
 func (p *presenter) resolve(ctx context.Context, a *answered) {
 	if a.callback != "" {
-		if err := p.t.AnswerCallback(ctx, a.callback, choiceText[a.choice]); err != nil {
+		if err := p.t.AnswerCallback(ctx, a.callback, choiceText()[a.choice]); err != nil {
 			p.log.Printf("chat %s: answer the button: %v", p.chat, err)
 		}
 	}
 	if a.q.msg == "" {
 		return
 	}
-	text := choiceMark[a.choice] + " " + choiceText[a.choice] + ": " + a.q.req.Name
+	text := choiceMark()[a.choice] + " " + choiceText()[a.choice] + ": " + a.q.req.Name
 	if a.q.req.Preview != "" {
 		text += "\n" + a.q.req.Preview
 	}

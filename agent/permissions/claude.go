@@ -37,20 +37,26 @@ type ClaudePaths struct {
 // claudeTools maps Claude Code's tool names onto zut's. Read rules cover
 // grep too and Edit rules cover write, as Claude Code's Read and Edit
 // rules cover its searching and file-changing tools.
-var claudeTools = map[string][]string{
-	"Bash":      {"bash"},
-	"Read":      {"read", "grep"},
-	"Grep":      {"grep"},
-	"Glob":      {"grep"},
-	"LS":        {"read"},
-	"Edit":      {"edit", "write"},
-	"MultiEdit": {"edit"},
-	"Write":     {"write"},
-	"WebFetch":  {"web_open", "web_find", "web_click"},
-	"WebSearch": {"web_search"},
-	"Task":      {"subagent_spawn"},
-	"TodoWrite": {"plan"},
+func claudeTools() map[string][]string {
+	return claudeToolsLazy.get(func() map[string][]string {
+		return map[string][]string{
+			"Bash":      {"bash"},
+			"Read":      {"read", "grep"},
+			"Grep":      {"grep"},
+			"Glob":      {"grep"},
+			"LS":        {"read"},
+			"Edit":      {"edit", "write"},
+			"MultiEdit": {"edit"},
+			"Write":     {"write"},
+			"WebFetch":  {"web_open", "web_find", "web_click"},
+			"WebSearch": {"web_search"},
+			"Task":      {"subagent_spawn"},
+			"TodoWrite": {"plan"},
+		}
+	})
 }
+
+var claudeToolsLazy lazy[map[string][]string]
 
 // ClaudeRules maps one Claude Code permission entry onto zut's rules of
 // effect e from src.
@@ -77,7 +83,7 @@ func ClaudeRules(entry string, e Effect, src Source, p ClaudePaths) ([]Rule, err
 		}
 		return []Rule{r}, nil
 	}
-	tools, ok := claudeTools[name]
+	tools, ok := claudeTools()[name]
 	if !ok {
 		return nil, fmt.Errorf("Claude Code rule %q: zut has no tool for %s; the rule is ignored", entry, name)
 	}

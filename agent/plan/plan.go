@@ -190,11 +190,17 @@ func Summary(c session.Checklist) string {
 	return tools.Plural(len(c.Items), "item") + ": " + strings.Join(parts, ", ")
 }
 
-// Marks are the markers of Text, by status.
-var Marks = map[string]string{
-	session.ItemDone:       "[x]",
-	session.ItemInProgress: "[>]",
-	session.ItemPending:    "[ ]",
+// mark is the marker of Text for a status ("" for an unknown one).
+func mark(status string) string {
+	switch status {
+	case session.ItemDone:
+		return "[x]"
+	case session.ItemInProgress:
+		return "[>]"
+	case session.ItemPending:
+		return "[ ]"
+	}
+	return ""
 }
 
 // Text renders the plan as plain lines: "[x] done item", "[>] the active
@@ -202,7 +208,7 @@ var Marks = map[string]string{
 func Text(c session.Checklist) string {
 	var b strings.Builder
 	for _, it := range c.Items {
-		fmt.Fprintf(&b, "%s %s\n", Marks[it.Status], it.Text)
+		fmt.Fprintf(&b, "%s %s\n", mark(it.Status), it.Text)
 	}
 	if c.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", c.Note)

@@ -70,7 +70,7 @@ func command(ctx context.Context, a *app.App, text string, display func(string))
 func unknownCommand(a *app.App, name string) error {
 	var names []string
 	for _, c := range a.Commands() {
-		if bc, ok := app.LookupBuiltin(c.Name); ok && (bc.Terminal || !printable[c.Name]) {
+		if bc, ok := app.LookupBuiltin(c.Name); ok && (bc.Terminal || !printable()[c.Name]) {
 			continue
 		}
 		names = append(names, "/"+c.Name)
@@ -88,7 +88,7 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 	case "help":
 		var b strings.Builder
 		for _, c := range a.Commands() {
-			if bc, ok := app.LookupBuiltin(c.Name); ok && (bc.Terminal || !printable[c.Name]) {
+			if bc, ok := app.LookupBuiltin(c.Name); ok && (bc.Terminal || !printable()[c.Name]) {
 				continue
 			}
 			fmt.Fprintf(&b, "/%s  %s\n", c.Name, c.Description)
@@ -168,8 +168,14 @@ func builtin(ctx context.Context, a *app.App, name, args string, display func(st
 }
 
 // printable are the built-in commands print mode runs.
-var printable = map[string]bool{
-	"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true, "config": true,
-	"compact": true, "btw": true, "model": true,
-	"plan": true, "goal": true, "schedule": true, "subagents": true,
+func printable() map[string]bool {
+	return printableLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"help": true, "skills": true, "skill": true, "session": true, "name": true, "mcp": true, "config": true,
+			"compact": true, "btw": true, "model": true,
+			"plan": true, "goal": true, "schedule": true, "subagents": true,
+		}
+	})
 }
+
+var printableLazy lazy[map[string]bool]

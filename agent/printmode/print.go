@@ -61,6 +61,12 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 			fmt.Fprintf(e.Stderr, "zut: %s\n", noticeText(ev))
 		case agent.RetryScheduled:
 			fmt.Fprintf(e.Stderr, "zut: %s\n", retryText(ev))
+		case agent.SubagentEnd:
+			// A subagent that did not finish is named: one the run's
+			// end stopped says so (the run awaits the others).
+			if ev.Status != "done" {
+				fmt.Fprintf(e.Stderr, "zut: subagent %s %s: %s\n", ev.ID, ev.Status, ev.Error)
+			}
 		}
 	}
 	r := &run{env: e, display: func(text string) { mu.Lock(); last = text; mu.Unlock() }}

@@ -250,13 +250,19 @@ func (f rpcAgentFrame) Type() string { return f.ev.EventType() }
 func (f rpcAgentFrame) MarshalJSON() ([]byte, error) { return json.Marshal(f.ev) }
 
 // imageTypes are the image types the providers accept.
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+func imageTypes() map[string]bool {
+	return imageTypesLazy.get(func() map[string]bool {
+		return map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+	})
+}
+
+var imageTypesLazy lazy[map[string]bool]
 
 // promptInput checks a prompt's text and images.
 func promptInput(text string, images []proto.RPCImage) (agent.Input, error) {
 	in := agent.Input{Text: text, Source: "rpc"}
 	for i, im := range images {
-		if !imageTypes[im.MIMEType] {
+		if !imageTypes()[im.MIMEType] {
 			return in, fmt.Errorf("image %d: mime_type %q is not image/png, image/jpeg, image/gif or image/webp", i+1, im.MIMEType)
 		}
 		if im.Data == "" {
@@ -408,10 +414,16 @@ func (s *rpcServer) cmdSwitchBranch(c *proto.RPCSwitchBranch) {
 }
 
 // panelKeys are the key names a panel accepts.
-var panelKeys = map[string]bool{
-	"up": true, "down": true, "left": true, "right": true, "enter": true, "esc": true, "tab": true,
-	"pageup": true, "pagedown": true, "home": true, "end": true, "backspace": true, "delete": true, "rune": true,
+func panelKeys() map[string]bool {
+	return panelKeysLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"up": true, "down": true, "left": true, "right": true, "enter": true, "esc": true, "tab": true,
+			"pageup": true, "pagedown": true, "home": true, "end": true, "backspace": true, "delete": true, "rune": true,
+		}
+	})
 }
+
+var panelKeysLazy lazy[map[string]bool]
 
 // openPanel checks that id is the open panel.
 func (s *rpcServer) openPanel(id string) error {
@@ -433,7 +445,7 @@ func (s *rpcServer) cmdPanelKey(c *proto.RPCPanelKey) {
 		s.fail(c, err)
 		return
 	}
-	if !panelKeys[c.Key] {
+	if !panelKeys()[c.Key] {
 		s.fail(c, fmt.Errorf("unknown key %q: use up, down, left, right, enter, esc, tab, pageup, pagedown, home, end, backspace, delete, or rune with text", c.Key))
 		return
 	}

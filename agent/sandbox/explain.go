@@ -16,8 +16,14 @@ var (
 		"Name or service not known", "No address associated with hostname", "network is unreachable",
 		"server misbehaving", "no such host"}
 	undoWords = []string{"unshare", "setns", "nsenter", "mount", "keyctl", "chroot"}
-	quoted    = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`)
 )
+
+// quoted matches a quoted name in a message.
+func quoted() *regexp.Regexp {
+	return quotedLazy.get(func() *regexp.Regexp { return regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`) })
+}
+
+var quotedLazy lazy[*regexp.Regexp]
 
 // maxExplained bounds the lines Explain returns.
 const maxExplained = 5
@@ -124,7 +130,7 @@ func (c *Confined) why(path string) string {
 // paths.
 func linePaths(line string) []string {
 	var out []string
-	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+	for _, m := range quoted().FindAllStringSubmatch(line, -1) {
 		if !strings.Contains(m[1], " ") || looksLikePath(m[1]) {
 			out = append(out, m[1])
 		}

@@ -74,38 +74,3 @@ func explicitLocal(patterns []string, host string) bool {
 	return false
 }
 
-// Ranges that are not public unicast addresses and that netip has no
-// predicate for.
-var (
-	nonPublic4 = []netip.Prefix{
-		netip.MustParsePrefix("0.0.0.0/8"), netip.MustParsePrefix("100.64.0.0/10"),
-		netip.MustParsePrefix("192.0.0.0/24"), netip.MustParsePrefix("192.0.2.0/24"),
-		netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("198.51.100.0/24"),
-		netip.MustParsePrefix("203.0.113.0/24"), netip.MustParsePrefix("240.0.0.0/4"),
-	}
-	global6    = netip.MustParsePrefix("2000::/3")
-	nonPublic6 = []netip.Prefix{netip.MustParsePrefix("2001:db8::/32"), netip.MustParsePrefix("2001::/32"), netip.MustParsePrefix("2002::/16")}
-)
-
-// publicAddr reports whether a is a public unicast address (an IPv4
-// address mapped in IPv6 is judged as itself).
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	if !a.IsValid() || a.IsLoopback() || a.IsUnspecified() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
-		a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() {
-		return false
-	}
-	list := nonPublic4
-	if a.Is6() {
-		if !global6.Contains(a) {
-			return false
-		}
-		list = nonPublic6
-	}
-	for _, p := range list {
-		if p.Contains(a) {
-			return false
-		}
-	}
-	return true
-}

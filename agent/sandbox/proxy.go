@@ -228,7 +228,13 @@ func readRequest(br *bufio.Reader, lr *io.LimitedReader) (*http.Request, target,
 }
 
 // errHeaderTooLarge is a request whose header is over proxyMaxHeader.
-var errHeaderTooLarge = fmt.Errorf("the request's header is over %d bytes", proxyMaxHeader)
+const errHeaderTooLarge = proxyError("the request's header is over 64 KiB")
+
+// proxyError is a constant error (a package-level fmt.Errorf would run at
+// every start).
+type proxyError string
+
+func (e proxyError) Error() string { return string(e) }
 
 // errBadRequest is a request the proxy does not serve; its text is the
 // body of the 400 answer.
@@ -370,7 +376,7 @@ func (p *proxy) connect(t target) (net.Conn, error) {
 	port, _ := strconv.ParseUint(t.port, 10, 16)
 	var lastErr error
 	for _, a := range addrs {
-		if !local && !publicAddr(a) {
+		if !local && NonPublic(a) != "" {
 			if lastErr == nil {
 				lastErr = fmt.Errorf("%s is at %s, not a public address; the proxy reaches private and loopback addresses only for \"localhost\" and IP addresses that net.allow lists", h, a.Unmap())
 			}

@@ -44,15 +44,21 @@ var cronFields = [5]cronField{
 	{name: "day of week", min: 0, max: 7, names: []string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}},
 }
 
-var cronMacros = map[string]string{
-	"@yearly":   "0 0 1 1 *",
-	"@annually": "0 0 1 1 *",
-	"@monthly":  "0 0 1 * *",
-	"@weekly":   "0 0 * * 0",
-	"@daily":    "0 0 * * *",
-	"@midnight": "0 0 * * *",
-	"@hourly":   "0 * * * *",
+func cronMacros() map[string]string {
+	return cronMacrosLazy.get(func() map[string]string {
+		return map[string]string{
+			"@yearly":   "0 0 1 1 *",
+			"@annually": "0 0 1 1 *",
+			"@monthly":  "0 0 1 * *",
+			"@weekly":   "0 0 * * 0",
+			"@daily":    "0 0 * * *",
+			"@midnight": "0 0 * * *",
+			"@hourly":   "0 * * * *",
+		}
+	})
 }
+
+var cronMacrosLazy lazy[map[string]string]
 
 // maxCronLen bounds an expression: nothing sensible is longer.
 const maxCronLen = 256
@@ -74,7 +80,7 @@ func ParseCron(expr string, loc *time.Location) (*Cron, error) {
 	}
 	body := orig
 	if strings.HasPrefix(body, "@") {
-		m, ok := cronMacros[strings.ToLower(body)]
+		m, ok := cronMacros()[strings.ToLower(body)]
 		if !ok {
 			return nil, fmt.Errorf("cron %q: unknown macro; use @hourly, @daily, @weekly, @monthly or @yearly, or five fields", orig)
 		}

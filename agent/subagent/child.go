@@ -28,10 +28,16 @@ End with a concise report: what you found or changed (files, commands and their 
 // (children do not spawn children) and the tools that act on the
 // parent's session (its goal and schedule). plan is replaced by one that
 // keeps the child's own plan.
-var excluded = map[string]bool{
-	"subagent_spawn": true, "subagent_status": true, "subagent_stop": true, "subagent_resume": true,
-	"update_goal": true, "schedule": true, "plan": true,
+func excluded() map[string]bool {
+	return excludedLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"subagent_spawn": true, "subagent_status": true, "subagent_stop": true, "subagent_resume": true,
+			"update_goal": true, "schedule": true, "plan": true,
+		}
+	})
 }
+
+var excludedLazy lazy[map[string]bool]
 
 // childKey marks the context of a subagent's run.
 type childKey struct{}
@@ -107,7 +113,7 @@ func (c *child) assemble(ctx context.Context, modelSpec string) error {
 	}
 	var own []tools.Tool
 	for _, t := range base {
-		if !excluded[t.Definition().Name] {
+		if !excluded()[t.Definition().Name] {
 			own = append(own, t)
 		}
 	}
@@ -235,7 +241,7 @@ func (c *child) allowed(own []tools.Tool, ext agent.Extensions) (map[string]bool
 	allow := map[string]bool{}
 	for _, want := range c.profile.Tools {
 		name := want
-		if a, ok := toolAliases[strings.ToLower(want)]; ok {
+		if a, ok := toolAliases()[strings.ToLower(want)]; ok {
 			if a == "" {
 				continue // Task: children do not spawn children
 			}
@@ -256,7 +262,7 @@ func (c *child) allowed(own []tools.Tool, ext agent.Extensions) (map[string]bool
 				break
 			}
 		}
-		if !found && excluded[name] {
+		if !found && excluded()[name] {
 			return nil, fmt.Errorf("agent profile %s names tool %q, which subagents never have (they do not spawn subagents nor change the parent's goal or schedule): remove it from tools", c.profile.Path, want)
 		}
 		if !found {
@@ -309,7 +315,7 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 		select {
 		case c.m.slots <- struct{}{}:
 		case <-ctx.Done():
-			return c.resultOf("stopped", "stopped before it started")
+			return c.resultOf("stopped", "stopped before it started"+c.m.closing())
 		}
 	}
 	defer func() { <-c.m.slots }()
@@ -325,7 +331,7 @@ func (c *child) run(ctx context.Context, prompt string, slot bool) (r Result) {
 	c.mu.Unlock()
 	switch {
 	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
-		return c.resultOf("stopped", "stopped before it finished")
+		return c.resultOf("stopped", "stopped before it finished"+c.m.closing())
 	case errors.Is(err, agent.ErrMaxSteps) || err == nil && steps >= c.m.c.MaxSteps && stop == "tool_use":
 		return c.resultOf("failed", fmt.Sprintf("stopped after %d steps, its step budget (subagents.max_steps), before finishing; resume it with subagent_resume to let it go on", steps))
 	case err != nil:

@@ -33,6 +33,9 @@ type models struct {
 	children map[string][]providertest.Reply
 	count    map[string]int
 	gate     chan struct{} // when set, children's first replies wait for it
+	// first, when set, runs as each child's first request arrives; an
+	// error becomes that child's reply ("first: ..."), for the test to see.
+	first    func(key string) error
 	inFlight int
 	maxSeen  int
 }
@@ -65,6 +68,11 @@ func (s *models) decide(r providertest.Recorded) providertest.Reply {
 	if gate != nil && n == 0 {
 		<-gate
 	}
+	if s.first != nil && n == 0 {
+		if err := s.first(key); err != nil {
+			return providertest.Reply{Text: "first: " + err.Error()}
+		}
+	}
 	if n < len(script) {
 		return script[n]
 	}
@@ -89,6 +97,7 @@ type rigOptions struct {
 	parent   []providertest.Reply
 	children map[string][]providertest.Reply
 	gate     chan struct{}
+	first    func(key string) error
 	cfg      func(*Config)
 	ext      agent.Extensions
 	tools    []tools.Tool
@@ -102,7 +111,7 @@ func newRig(t testing.TB, o rigOptions) *parentRig {
 	if r.dir == "" {
 		r.dir = t.TempDir()
 	}
-	r.models = &models{parent: o.parent, children: o.children, count: map[string]int{}, gate: o.gate}
+	r.models = &models{parent: o.parent, children: o.children, count: map[string]int{}, gate: o.gate, first: o.first}
 	if r.models.children == nil {
 		r.models.children = map[string][]providertest.Reply{}
 	}

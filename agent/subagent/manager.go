@@ -435,6 +435,18 @@ func (m *Manager) Close() {
 	}
 }
 
+// closing is why a child stopped when the Manager is closed: zut is
+// exiting (at the end of a run of zut -p or --mode json, with the
+// children still running); "" otherwise.
+func (m *Manager) closing() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ": zut was exiting"
+	}
+	return ""
+}
+
 // childDir is where the session files of children of the session at
 // path go: a directory beside it, named after it.
 func childDir(path string) string {

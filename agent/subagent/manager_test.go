@@ -3,6 +3,7 @@ package subagent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,16 +146,19 @@ func TestConcurrency(t *testing.T) {
 // child, its processes and goroutines.
 func TestStopAndClose(t *testing.T) {
 	before := runtime.NumGoroutine()
+	// The sleep's command line is this run's own (sleep adds up its
+	// arguments), so that pgrep finds no other test's sleep.
+	sleep := fmt.Sprintf("sleep 300 0.%09d", os.Getpid())
 	func() {
 		r := newRig(t, rigOptions{children: map[string][]providertest.Reply{
 			"ts": {{Hang: true}},
-			"tp": {{Tools: []providertest.ToolCall{toolCall("c1", "bash", `{"command":"sleep 300","timeout":600}`)}}},
+			"tp": {{Tools: []providertest.ToolCall{toolCall("c1", "bash", `{"command":"`+sleep+`","timeout":600}`)}}},
 		}})
 		run(t, toolNamed(r.m, "subagent_spawn"), `{"task":"[ts] hang"}`)
 		run(t, toolNamed(r.m, "subagent_spawn"), `{"task":"[tp] sleep"}`)
 		// Wait until the sleep runs.
 		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(r.m.List()[1].Activity, "sleep 300") {
+		for !strings.Contains(r.m.List()[1].Activity, sleep) {
 			if time.Now().After(deadline) {
 				t.Fatalf("the child never ran its command: %+v", r.m.List())
 			}
@@ -182,7 +186,7 @@ func TestStopAndClose(t *testing.T) {
 		if n := r.m.Running(); n != 0 {
 			t.Errorf("Running() = %d after Close", n)
 		}
-		if out, err := exec.Command("pgrep", "-f", "sleep 300").Output(); err == nil && len(out) > 0 {
+		if out, err := exec.Command("pgrep", "-f", sleep).Output(); err == nil && len(out) > 0 {
 			t.Errorf("processes left after Close: %s", out)
 		}
 		if _, _, _, err := r.m.Spawn(context.Background(), SpawnOptions{Task: "x"}); err != ErrClosed {

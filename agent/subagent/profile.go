@@ -272,9 +272,15 @@ func unquote(s string) string {
 // toolAliases maps the tool names of other agents' profiles to zut's.
 // Task (their subagent tool) maps to nothing: subagents do not spawn
 // subagents.
-var toolAliases = map[string]string{
-	"read": "read", "write": "write", "edit": "edit", "multiedit": "edit", "bash": "bash", "grep": "grep",
-	"glob": "grep", "ls": "bash", "bashoutput": "bash", "killbash": "bash", "killshell": "bash",
-	"webfetch": "web_open", "websearch": "web_search", "todowrite": "plan", "todoread": "plan",
-	"notebookread": "read", "notebookedit": "edit", "task": "",
+func toolAliases() map[string]string {
+	return toolAliasesLazy.get(func() map[string]string {
+		return map[string]string{
+			"read": "read", "write": "write", "edit": "edit", "multiedit": "edit", "bash": "bash", "grep": "grep",
+			"glob": "grep", "ls": "bash", "bashoutput": "bash", "killbash": "bash", "killshell": "bash",
+			"webfetch": "web_open", "websearch": "web_search", "todowrite": "plan", "todoread": "plan",
+			"notebookread": "read", "notebookedit": "edit", "task": "",
+		}
+	})
 }
+
+var toolAliasesLazy lazy[map[string]string]

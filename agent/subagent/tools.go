@@ -158,6 +158,11 @@ func (t *spawnTool) Validate(raw json.RawMessage) error {
 	return err
 }
 
+// Concurrent says that calls of subagent_spawn in one reply start at
+// once: each child waits for a free slot of its own (MaxConcurrent), and
+// the calls with wait wait side by side.
+func (t *spawnTool) Concurrent(json.RawMessage) bool { return true }
+
 func (t *spawnTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
 	o, err := parseSpawn(raw)
 	if err != nil {

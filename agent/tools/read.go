@@ -5,13 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"image"
-	_ "image/gif" // image.DecodeConfig for the dimensions line
-	_ "image/jpeg"
-	_ "image/png"
 	"io"
 	"os"
 	"sort"
@@ -215,7 +210,7 @@ func (t *readTool) readImage(abs, mime string, size int64, r io.Reader) Result {
 		return errorResult("read: image %s grew over the %s limit while being read; try again", shown, formatSize(readMaxImage))
 	}
 	desc := fmt.Sprintf("[%s: %s, %s", shown, mime, formatSize(int64(len(data))))
-	if w, h, ok := imageSize(mime, data); ok {
+	if w, h, ok := ImageSize(mime, data); ok {
 		desc += fmt.Sprintf(", %dx%d", w, h)
 	}
 	desc += "]"
@@ -223,40 +218,6 @@ func (t *readTool) readImage(abs, mime string, size int64, r io.Reader) Result {
 		provider.TextBlock(desc),
 		{Type: provider.BlockImage, MIMEType: mime, Data: base64.StdEncoding.EncodeToString(data)},
 	}}
-}
-
-// imageSize reads the pixel dimensions from an image's header.
-func imageSize(mime string, data []byte) (w, h int, ok bool) {
-	if mime != "image/webp" {
-		c, _, err := image.DecodeConfig(bytes.NewReader(data))
-		if err != nil {
-			return 0, 0, false
-		}
-		return c.Width, c.Height, true
-	}
-	if len(data) < 30 {
-		return 0, 0, false
-	}
-	switch string(data[12:16]) {
-	case "VP8X":
-		w = int(data[24]) | int(data[25])<<8 | int(data[26])<<16
-		h = int(data[27]) | int(data[28])<<8 | int(data[29])<<16
-		return w + 1, h + 1, true
-	case "VP8 ":
-		if data[23] != 0x9d || data[24] != 0x01 || data[25] != 0x2a {
-			return 0, 0, false
-		}
-		w = int(binary.LittleEndian.Uint16(data[26:28]) & 0x3fff)
-		h = int(binary.LittleEndian.Uint16(data[28:30]) & 0x3fff)
-		return w, h, true
-	case "VP8L":
-		if data[20] != 0x2f {
-			return 0, 0, false
-		}
-		bits := binary.LittleEndian.Uint32(data[21:25])
-		return int(bits&0x3fff) + 1, int(bits>>14&0x3fff) + 1, true
-	}
-	return 0, 0, false
 }
 
 // listDir answers a read of a directory with a short listing.

@@ -64,6 +64,18 @@ type Mutator interface {
 	Mutates(args json.RawMessage) bool
 }
 
+// Concurrent is implemented by tools whose calls may run at the same time
+// as one another. When a reply holds several calls, the agent asks about
+// them one after another as always, and starts each call that Concurrent
+// reports true for without waiting for the one before; a call of any
+// other tool waits until those running have ended, and runs alone. The
+// results go back to the model in the order of the calls. A tool that
+// says true must be safe to run beside any other call of the same kind
+// (subagent_spawn, whose children wait for their own free slot).
+type Concurrent interface {
+	Concurrent(args json.RawMessage) bool
+}
+
 // Result is the outcome of one tool call.
 type Result struct {
 	// Content is sent to the model: text and image blocks.

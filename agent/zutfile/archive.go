@@ -31,9 +31,15 @@ var (
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
+// archiveError is a constant error (a package-level errors.New would
+// run at every start).
+type archiveError string
+
+func (e archiveError) Error() string { return string(e) }
+
 // ErrZstd is the error of an archive compressed with zstd (the original
 // zut's archives): zut reads gzip only.
-var ErrZstd = errors.New("it is compressed with zstd (an archive of the original zut?), which this zut does not read: unpack it (zstd -d, then tar -x) and repack the directory with zut pack DIR")
+const ErrZstd = archiveError("it is compressed with zstd (an archive of the original zut?), which this zut does not read: unpack it (zstd -d, then tar -x) and repack the directory with zut pack DIR")
 
 // ArchiveError is an archive refused: what was wrong, with the entry
 // it was found at ("" for the whole archive).

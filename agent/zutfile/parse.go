@@ -33,7 +33,7 @@ const (
 var knownCapabilities = []string{"tools", "vision", "reasoning"}
 
 // permissionAliases are other spellings of members of "permissions".
-var permissionAliases = map[string]string{"filesystem": "fs", "network": "net"}
+var permissionAliases = [...]struct{ alias, name string }{{"filesystem", "fs"}, {"network", "net"}}
 
 // Parse reads manifest.json. It returns the manifest with the defaults
 // filled in (DefaultRead, no write tree, bash "ask", no host,
@@ -96,7 +96,8 @@ func renameAliases(p json.RawMessage) (json.RawMessage, error) {
 		return nil, nil // the decode of the manifest says what is wrong
 	}
 	changed := false
-	for alias, name := range permissionAliases {
+	for _, pa := range permissionAliases {
+		alias, name := pa.alias, pa.name
 		v, ok := perms[alias]
 		if !ok {
 			continue
@@ -137,8 +138,8 @@ func unknownMembers(v any, t reflect.Type, path string) []string {
 			fields[name] = f.Type
 		}
 		if path == "permissions" {
-			for alias, name := range permissionAliases {
-				fields[alias] = fields[name]
+			for _, pa := range permissionAliases {
+				fields[pa.alias] = fields[pa.name]
 			}
 		}
 		keys := make([]string, 0, len(v))

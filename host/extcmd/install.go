@@ -107,13 +107,18 @@ func runExtInstall(ctx context.Context, e *Env, args []string) error {
 	return err
 }
 
-// scpLike matches git's user@host:path form.
-var scpLike = regexp.MustCompile(`^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:`)
+// scpLike matches git's user@host:path form, compiled on first use (not
+// by an initialiser at every start).
+func scpLike() *regexp.Regexp {
+	return scpLikeLazy.get(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:`) })
+}
+
+var scpLikeLazy lazy[*regexp.Regexp]
 
 // isGitURL reports whether src is something to clone rather than a local
 // directory: a URL (https, ssh, git, file, ...) or user@host:path.
 func isGitURL(src string) bool {
-	return strings.Contains(src, "://") || scpLike.MatchString(src)
+	return strings.Contains(src, "://") || scpLike().MatchString(src)
 }
 
 // localSource resolves a local source directory and checks that it does

@@ -312,20 +312,26 @@ func (t *table) write(w io.Writer, statusCol int) error {
 }
 
 // statusColors are the SGR colours of statuses on a terminal.
-var statusColors = map[string]string{
-	host.StatusOK:           "32", // green
-	host.StatusEnabled:      "32",
-	host.StatusAutoReady:    "36", // cyan: loaded, with a remark
-	host.StatusReadyTimeout: "33", // yellow
-	host.StatusThemeOnly:    "34", // blue
-	host.StatusDisabled:     "2",  // dim
-	host.StatusShadowed:     "2",
-	host.StatusError:        "31", // red
+func statusColors() map[string]string {
+	return statusColorsLazy.get(func() map[string]string {
+		return map[string]string{
+			host.StatusOK:           "32", // green
+			host.StatusEnabled:      "32",
+			host.StatusAutoReady:    "36", // cyan: loaded, with a remark
+			host.StatusReadyTimeout: "33", // yellow
+			host.StatusThemeOnly:    "34", // blue
+			host.StatusDisabled:     "2",  // dim
+			host.StatusShadowed:     "2",
+			host.StatusError:        "31", // red
+		}
+	})
 }
+
+var statusColorsLazy lazy[map[string]string]
 
 // paint colours text by status when color is on.
 func paint(color bool, status, text string) string {
-	c, ok := statusColors[status]
+	c, ok := statusColors()[status]
 	if !color || !ok {
 		return text
 	}

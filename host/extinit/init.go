@@ -12,11 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/ext/node"
 	"github.com/zut-go/zut/ext/python"
@@ -61,30 +59,34 @@ type layout struct {
 
 // layouts lists the layout of each language, made on first use: the
 // SDK sources they copy are not needed at every start of zut.
-var layouts = sync.OnceValue(func() map[string]layout {
-	return map[string]layout{
-		LangGo: {"go", "", "in Go", []file{
-			{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
-			{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
-		}},
-		LangPython: {"python", "./main.py", "in Python", []file{
-			{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
-			{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
-			{name: python.FileName, data: python.Source(), perm: 0o644},
-		}},
-		LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
-			{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
-			{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
-			{name: node.FileName, data: node.Source(), perm: 0o644},
-			{name: node.TypesFileName, data: node.Types(), perm: 0o644},
-			{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
-		}},
-		LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
-			{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
-			{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
-		}},
-	}
-})
+func layouts() map[string]layout {
+	return layoutsLazy.get(func() map[string]layout {
+		return map[string]layout{
+			LangGo: {"go", "", "in Go", []file{
+				{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
+				{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
+			}},
+			LangPython: {"python", "./main.py", "in Python", []file{
+				{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
+				{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
+				{name: python.FileName, data: python.Source(), perm: 0o644},
+			}},
+			LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
+				{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
+				{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
+				{name: node.FileName, data: node.Source(), perm: 0o644},
+				{name: node.TypesFileName, data: node.Types(), perm: 0o644},
+				{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
+			}},
+			LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
+				{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
+				{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
+			}},
+		}
+	})
+}
+
+var layoutsLazy lazy[map[string]layout]
 
 // data is what the templates see.
 type data struct {
@@ -160,7 +162,9 @@ func describe(d data) string {
 	return strings.Join(parts, ", ") + ", " + layouts()[d.Lang].text
 }
 
-// render executes the template name; Go source is formatted.
+// render executes the template name. The Go templates are written so that
+// what they give is gofmt's layout for every choice of parts
+// (TestGoFormatted); zut does not link go/format for them (300 KB).
 func render(name string, d data) ([]byte, error) {
 	src, err := templates.ReadFile("templates/" + name)
 	if err != nil {
@@ -169,9 +173,6 @@ func render(name string, d data) ([]byte, error) {
 	out, err := fill(name, string(src), d)
 	if err != nil {
 		return nil, err
-	}
-	if strings.HasSuffix(name, ".go.tmpl") {
-		return format.Source([]byte(out))
 	}
 	return []byte(out), nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -375,5 +376,30 @@ func TestRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGoFormatted renders the Go templates for every choice of parts and
+// names of different lengths, and checks that gofmt would change nothing:
+// render does not format them.
+func TestGoFormatted(t *testing.T) {
+	for _, name := range []string{"x", "demo", "a-much-longer-name"} {
+		for parts := range 8 {
+			d := data{Name: name, ToolName: strings.ReplaceAll(name, "-", "_"), PanelCommand: name + "-pick", Lang: LangGo,
+				Command: parts&1 != 0, Tool: parts&2 != 0, Panel: parts&4 != 0}
+			for _, tmpl := range []string{"go/main.go.tmpl", "go/main_test.go.tmpl"} {
+				out, err := render(tmpl, d)
+				if err != nil {
+					t.Fatalf("render(%s, %+v): %v", tmpl, d, err)
+				}
+				want, err := format.Source(out)
+				if err != nil {
+					t.Fatalf("render(%s, %+v) is not Go: %v\n%s", tmpl, d, err, out)
+				}
+				if string(out) != string(want) {
+					t.Errorf("render(%s, %+v) is not gofmt's layout:\n%s\ngofmt:\n%s", tmpl, d, out, want)
+				}
+			}
+		}
 	}
 }

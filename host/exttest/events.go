@@ -103,18 +103,24 @@ func describeAnswer(a *proto.EventInterceptResponse) string {
 
 // answerMembers are the members of event_intercept_response that mean
 // something for each interceptable event.
-var answerMembers = map[string][]string{
-	proto.EventToolCall:            {"block", "reason", "modified_args"},
-	proto.EventTurnStart:           {"block", "reason", "context"},
-	proto.EventAssistantMessage:    {"block", "reason", "replace_text"},
-	proto.EventInput:               {"action", "text"},
-	proto.EventBeforeAgentStart:    {"system_prompt", "inject_text"},
-	proto.EventToolResult:          {"content", "is_error"},
-	proto.EventContextPrepare:      {"messages"},
-	proto.EventBeforeFork:          {"cancel", "reason"},
-	proto.EventBeforeSessionSwitch: {"cancel", "reason"},
-	proto.EventBeforeCompact:       {"cancel", "reason"},
+func answerMembers() map[string][]string {
+	return answerMembersLazy.get(func() map[string][]string {
+		return map[string][]string{
+			proto.EventToolCall:            {"block", "reason", "modified_args"},
+			proto.EventTurnStart:           {"block", "reason", "context"},
+			proto.EventAssistantMessage:    {"block", "reason", "replace_text"},
+			proto.EventInput:               {"action", "text"},
+			proto.EventBeforeAgentStart:    {"system_prompt", "inject_text"},
+			proto.EventToolResult:          {"content", "is_error"},
+			proto.EventContextPrepare:      {"messages"},
+			proto.EventBeforeFork:          {"cancel", "reason"},
+			proto.EventBeforeSessionSwitch: {"cancel", "reason"},
+			proto.EventBeforeCompact:       {"cancel", "reason"},
+		}
+	})
 }
+
+var answerMembersLazy lazy[map[string][]string]
 
 func (r *run) chainNote(subject string, st Status, rec *record, format string, args ...any) {
 	r.chain = append(r.chain, finding{id: "events.chain", subject: subject, status: st, msg: fmt.Sprintf(format, args...), rec: rec})
@@ -127,13 +133,13 @@ func (r *run) judgeChain(ic proto.EventIntercept, a *proto.EventInterceptRespons
 	_ = json.Unmarshal([]byte(rec.text), &members)
 	var extra []string
 	for k := range members {
-		if k != "type" && k != "id" && !slices.Contains(answerMembers[ic.Name], k) {
+		if k != "type" && k != "id" && !slices.Contains(answerMembers()[ic.Name], k) {
 			extra = append(extra, k)
 		}
 	}
 	slices.Sort(extra)
 	if len(extra) > 0 {
-		r.chainNote(subject, Warn, rec, "%s mean nothing for %s; zut ignores them (answer with %s)", quoteList(extra), ic.Name, strings.Join(answerMembers[ic.Name], ", "))
+		r.chainNote(subject, Warn, rec, "%s mean nothing for %s; zut ignores them (answer with %s)", quoteList(extra), ic.Name, strings.Join(answerMembers()[ic.Name], ", "))
 	}
 	if (a.Block || a.Cancel) && strings.TrimSpace(a.Reason) == "" {
 		r.chainNote(subject, Warn, rec, "refuses without a reason; whoever sees the refusal gets no explanation")

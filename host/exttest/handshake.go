@@ -11,10 +11,13 @@ import (
 	"github.com/zut-go/zut/proto"
 )
 
-// knownCapabilities are the capabilities zut reads (C6).
-var knownCapabilities = append([]string{
-	proto.CapCommands, proto.CapTools, proto.CapAlerts, proto.CapPanels, proto.CapToolCancel,
-}, proto.HostCapabilities...)
+// knownCapabilities are the capabilities zut reads (C6), listed when
+// asked (not by an initialiser at every start).
+func knownCapabilities() []string {
+	return append([]string{
+		proto.CapCommands, proto.CapTools, proto.CapAlerts, proto.CapPanels, proto.CapToolCancel,
+	}, proto.HostCapabilities...)
+}
 
 // handshake reads the hello (C1..C3) and answers hello_ack. With report
 // false it records no checks (the secondary runs). It reports whether the
@@ -71,15 +74,16 @@ func (r *run) handshake(ctx context.Context, report bool) bool {
 	}
 	add("handshake.name", Pass, fmt.Sprintf("%q, as in the manifest", h.Name))
 	var unknown []string
+	known := knownCapabilities()
 	for _, c := range h.Capabilities {
-		if !slices.Contains(knownCapabilities, c) {
+		if !slices.Contains(known, c) {
 			unknown = append(unknown, c)
 		}
 	}
 	switch {
 	case len(unknown) > 0:
 		add("handshake.capabilities", Warn, fmt.Sprintf("zut does not know %s and ignores it (C6); known: %s",
-			quoteList(unknown), strings.Join(knownCapabilities, ", ")), first)
+			quoteList(unknown), strings.Join(known, ", ")), first)
 	case len(h.Capabilities) == 0:
 		add("handshake.capabilities", Pass, "none listed")
 	default:

@@ -272,16 +272,22 @@ func (w *world) render(f *proto.PanelRender, r *record) {
 }
 
 // hostToExtension lists the frame types only the host sends.
-var hostToExtension = map[string]bool{
-	"hello_ack": true, "command_invoked": true, "tool_call": true, "tool_cancel": true, "event": true,
-	"event_intercept": true, "panel_key": true, "shutdown": true, "host_response": true, "host_stream": true,
-	"shortcut": true, "command_complete": true, "editor_key": true, "render_tool": true, "render_message": true,
+func hostToExtension() map[string]bool {
+	return hostToExtensionLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"hello_ack": true, "command_invoked": true, "tool_call": true, "tool_cancel": true, "event": true,
+			"event_intercept": true, "panel_key": true, "shutdown": true, "host_response": true, "host_stream": true,
+			"shortcut": true, "command_complete": true, "editor_key": true, "render_tool": true, "render_message": true,
+		}
+	})
 }
+
+var hostToExtensionLazy lazy[map[string]bool]
 
 // oneWay judges a one-way frame.
 func (w *world) oneWay(f proto.Frame, r *record) {
 	typ := f.Type()
-	if hostToExtension[typ] {
+	if hostToExtension()[typ] {
 		w.note("robustness.frames", typ, Warn, r, "sent a %s frame, which only the host sends; zut skips it", typ)
 		return
 	}

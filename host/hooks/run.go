@@ -163,7 +163,13 @@ type answer struct {
 }
 
 // permissionRank orders permission decisions: the strictest wins.
-var permissionRank = map[string]int{"": 0, "allow": 1, "ask": 2, "deny": 3}
+func permissionRank() map[string]int {
+	return permissionRankLazy.get(func() map[string]int {
+		return map[string]int{"": 0, "allow": 1, "ask": 2, "deny": 3}
+	})
+}
+
+var permissionRankLazy lazy[map[string]int]
 
 func (o answer) apply(ev Event, name string, res *Result) {
 	if o.SystemMessage != "" {
@@ -190,11 +196,11 @@ func (o answer) apply(ev Event, name string, res *Result) {
 		}
 	}
 	if ev == PreToolUse {
-		if _, ok := permissionRank[perm]; !ok {
+		if _, ok := permissionRank()[perm]; !ok {
 			res.Messages = append(res.Messages, fmt.Sprintf("%s answered permissionDecision %q; zut knows allow, ask and deny", name, perm))
 			return
 		}
-		if permissionRank[perm] > permissionRank[res.Permission] {
+		if permissionRank()[perm] > permissionRank()[res.Permission] {
 			res.Permission, res.PermissionReason = perm, why
 		}
 		if perm == "deny" {

@@ -17,7 +17,13 @@ type Block struct {
 }
 
 // imageTypes are the image formats providers accept in tool results.
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+func imageTypes() map[string]bool {
+	return imageTypesLazy.get(func() map[string]bool {
+		return map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+	})
+}
+
+var imageTypesLazy lazy[map[string]bool]
 
 // Blocks converts r for the model: text stays text, images of a format
 // providers accept stay images, and everything else (audio, other
@@ -32,7 +38,7 @@ func (r *Result) Blocks() []Block {
 		case "text":
 			text(c.Text)
 		case "image":
-			if imageTypes[strings.ToLower(c.MIMEType)] && validBase64(c.Data) {
+			if imageTypes()[strings.ToLower(c.MIMEType)] && validBase64(c.Data) {
 				out = append(out, Block{Type: "image", MIMEType: strings.ToLower(c.MIMEType), Data: c.Data})
 			} else {
 				text(fmt.Sprintf("[image: %s, %s; not shown]", orUnknown(c.MIMEType), base64Size(c.Data)))
@@ -44,7 +50,7 @@ func (r *Result) Blocks() []Block {
 		case "resource":
 			switch rc := c.Resource; {
 			case rc == nil:
-			case rc.Blob != nil && imageTypes[strings.ToLower(rc.MIMEType)] && validBase64(*rc.Blob):
+			case rc.Blob != nil && imageTypes()[strings.ToLower(rc.MIMEType)] && validBase64(*rc.Blob):
 				text("[resource <" + rc.URI + "> (" + rc.MIMEType + ")]")
 				out = append(out, Block{Type: "image", MIMEType: strings.ToLower(rc.MIMEType), Data: *rc.Blob})
 			default:

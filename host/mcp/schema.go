@@ -31,7 +31,13 @@ func checkInputSchema(raw json.RawMessage) error {
 	return checkSchema(v, "inputSchema", 0)
 }
 
-var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "string": true, "integer": true}
+func jsonTypes() map[string]bool {
+	return jsonTypesLazy.get(func() map[string]bool {
+		return map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "string": true, "integer": true}
+	})
+}
+
+var jsonTypesLazy lazy[map[string]bool]
 
 const maxSchemaDepth = 64
 
@@ -144,7 +150,7 @@ func checkSchemas(list []any, at string, depth int, nonEmpty bool) error {
 func checkType(v any, at string) error {
 	switch t := v.(type) {
 	case string:
-		if !jsonTypes[t] {
+		if !jsonTypes()[t] {
 			return fmt.Errorf("%s: %q is not a JSON Schema type", at, t)
 		}
 		return nil
@@ -154,7 +160,7 @@ func checkType(v any, at string) error {
 		}
 		for _, e := range t {
 			s, ok := e.(string)
-			if !ok || !jsonTypes[s] {
+			if !ok || !jsonTypes()[s] {
 				return fmt.Errorf("%s: %s is not a JSON Schema type", at, describe(e))
 			}
 		}

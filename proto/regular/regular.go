@@ -25,10 +25,17 @@ import (
 
 // ErrNotRegular is wrapped by Open, Read and OpenAppend for a path that
 // is a directory, a FIFO, a device or a socket.
-var ErrNotRegular = errors.New("not a regular file")
+const ErrNotRegular = sentinel("not a regular file")
 
 // ErrTooLarge is wrapped by Read for a file over its limit.
-var ErrTooLarge = errors.New("file too large")
+const ErrTooLarge = sentinel("file too large")
+
+// sentinel is the type of the package's error constants. They are
+// constants so that packages forwarding them (provider) need no
+// initialiser, which every zut process would run.
+type sentinel string
+
+func (s sentinel) Error() string { return string(s) }
 
 // Error is a file refused or failed: Op ("read", "write"), Path, and Err
 // wrapping ErrNotRegular (Kind says what the file is instead),

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -128,17 +127,23 @@ var roleNames = [roleCount]string{
 
 // roleAttrs are the attributes a role always carries, whatever its colour.
 // They survive ProfileMono (NO_COLOR), which keeps the structure readable.
-var roleAttrs = map[Role]Style{
-	RoleDim:           {Dim: true},
-	RoleThinking:      {Italic: true},
-	RoleToolTitle:     {Bold: true},
-	RoleMDHeading:     {Bold: true},
-	RoleMDLink:        {Underline: true},
-	RoleSyntaxComment: {Italic: true},
-	RolePanelTitle:    {Bold: true},
-	RoleDiffAddedBG:   {Bold: true},
-	RoleDiffRemovedBG: {Bold: true},
+func roleAttrs() map[Role]Style {
+	return roleAttrsLazy.get(func() map[Role]Style {
+		return map[Role]Style{
+			RoleDim:           {Dim: true},
+			RoleThinking:      {Italic: true},
+			RoleToolTitle:     {Bold: true},
+			RoleMDHeading:     {Bold: true},
+			RoleMDLink:        {Underline: true},
+			RoleSyntaxComment: {Italic: true},
+			RolePanelTitle:    {Bold: true},
+			RoleDiffAddedBG:   {Bold: true},
+			RoleDiffRemovedBG: {Bold: true},
+		}
+	})
 }
+
+var roleAttrsLazy lazy[map[Role]Style]
 
 // String returns the role's theme-file name.
 func (r Role) String() string {
@@ -225,7 +230,7 @@ func (t *Theme) SetColor(r Role, c Color) {
 // Style returns the style of role r: its colour as foreground (background
 // for "_bg" roles) plus the role's fixed attributes.
 func (t *Theme) Style(r Role) Style {
-	s := roleAttrs[r]
+	s := roleAttrs()[r]
 	if r.IsBackground() {
 		s.BG = t.Color(r)
 	} else {
@@ -278,26 +283,30 @@ func (s Style) With(o Style) Style {
 var builtinFiles embed.FS
 
 // builtins parses the embedded dark and light themes once.
-var builtins = sync.OnceValue(func() map[string]*Theme {
-	m := make(map[string]*Theme)
-	for _, name := range []string{"dark", "light"} {
-		path := "themes/" + name + ".json"
-		data, err := builtinFiles.ReadFile(path)
-		if err != nil {
-			panic("tui: built-in theme missing: " + err.Error())
+func builtins() map[string]*Theme {
+	return builtinsLazy.get(func() map[string]*Theme {
+		m := make(map[string]*Theme)
+		for _, name := range []string{"dark", "light"} {
+			path := "themes/" + name + ".json"
+			data, err := builtinFiles.ReadFile(path)
+			if err != nil {
+				panic("tui: built-in theme missing: " + err.Error())
+			}
+			raw, _, err := parseThemeFile(path, data)
+			if err != nil {
+				panic("tui: built-in theme broken: " + err.Error())
+			}
+			t := &Theme{Name: raw.name, Dark: raw.background != "light", Source: "built-in", Spinner: raw.spinner}
+			for r, c := range raw.colors {
+				t.colors[r] = c
+			}
+			m[name] = t
 		}
-		raw, _, err := parseThemeFile(path, data)
-		if err != nil {
-			panic("tui: built-in theme broken: " + err.Error())
-		}
-		t := &Theme{Name: raw.name, Dark: raw.background != "light", Source: "built-in", Spinner: raw.spinner}
-		for r, c := range raw.colors {
-			t.colors[r] = c
-		}
-		m[name] = t
-	}
-	return m
-})
+		return m
+	})
+}
+
+var builtinsLazy lazy[map[string]*Theme]
 
 // DarkTheme returns the built-in dark theme.
 func DarkTheme() *Theme { return builtins()["dark"] }

@@ -163,11 +163,11 @@ func LookupLanguage(name string) *Language {
 	name = strings.TrimPrefix(name, "{")
 	name = strings.TrimSuffix(name, "}")
 	name = strings.TrimPrefix(name, ".")
-	if l, ok := languageAliases[name]; ok {
+	if l, ok := languageAliases()[name]; ok {
 		return languages()[l]
 	}
 	if ext := strings.TrimPrefix(filepath.Ext(name), "."); ext != "" {
-		if l, ok := languageAliases[ext]; ok {
+		if l, ok := languageAliases()[ext]; ok {
 			return languages()[l]
 		}
 	}

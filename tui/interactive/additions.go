@@ -450,7 +450,7 @@ func (u *ui) toolHeader(id, name string, args json.RawMessage) {
 			return
 		}
 	}
-	if !classicTools[name] {
+	if !classicTools()[name] {
 		if p := u.app.ToolPreview(name, args); p != "" {
 			if !namesTool(p, name) {
 				p = name + " " + p
@@ -473,7 +473,13 @@ func namesTool(preview, name string) bool {
 
 // classicTools are the tools whose arguments the chat view summarises
 // itself.
-var classicTools = map[string]bool{"bash": true, "read": true, "edit": true, "write": true, "grep": true, "skill": true}
+func classicTools() map[string]bool {
+	return classicToolsLazy.get(func() map[string]bool {
+		return map[string]bool{"bash": true, "read": true, "edit": true, "write": true, "grep": true, "skill": true}
+	})
+}
+
+var classicToolsLazy lazy[map[string]bool]
 
 // setHeader keeps and shows the header of call id.
 func (u *ui) setHeader(id, header string) {

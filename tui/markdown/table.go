@@ -4,7 +4,6 @@ import (
 	"github.com/zut-go/zut/tui/ansi"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // This file renders GFM tables: box-drawn borders, the header in bold,
@@ -13,7 +12,13 @@ import (
 // cannot fit, each row is shown as "header: value" lines instead.
 
 // brTag matches the <br> tags models put in table cells for line breaks.
-var brTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<br\s*/?>`) })
+func brTag() *regexp.Regexp {
+	return brTagLazy.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<br\s*/?>`)
+	})
+}
+
+var brTagLazy lazy[*regexp.Regexp]
 
 // table renders a table block. While the table streams, a row whose line
 // is not complete yet is held back, so half a row never shows; complete

@@ -287,13 +287,17 @@ func (t *lspTool) diagnostics(ctx context.Context, c call, det *Details, progres
 		return "", err
 	}
 	det.Diagnostics = toDiagnostics(tg.shown, tg.doc.text, tg.s.enc, items)
-	if len(det.Diagnostics) == 0 {
-		return fmt.Sprintf("%s reports no problems in %s", tg.s.cfg.Name, tg.shown), nil
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s reports %s in %s:\n", tg.s.cfg.Name, countSeverities(det.Diagnostics), tg.shown)
-	formatDiagnostics(&b, det.Diagnostics, maxDiagShown, "")
-	return b.String(), nil
+	if len(det.Diagnostics) == 0 {
+		fmt.Fprintf(&b, "%s reports no problems in %s\n", tg.s.cfg.Name, tg.shown)
+	} else {
+		fmt.Fprintf(&b, "%s reports %s in %s:\n", tg.s.cfg.Name, countSeverities(det.Diagnostics), tg.shown)
+		formatDiagnostics(&b, det.Diagnostics, maxDiagShown, "")
+	}
+	if tg.doc.early {
+		b.WriteString(tg.s.loadNote() + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 // allDiagnostics lists what every running server has reported.

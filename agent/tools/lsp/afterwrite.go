@@ -20,9 +20,11 @@ func (m *Manager) afterEdit() bool {
 // append to the tool's result: errors first, at most 10, each with its
 // source line. It starts the file's server when one is configured and
 // installed, sends it the new content, and waits for the diagnostics of
-// that version, bounded by the diagnostics wait and ctx. It returns ""
-// when diagnostics after edits are off or no server handles the file, and
-// a one-line note when the server does not answer in time or fails.
+// that version, bounded by the diagnostics wait and ctx. A server it
+// starts is first given its ready timeout to load the workspace; when that
+// runs out, a last line says the diagnostics may be incomplete. It returns
+// "" when diagnostics after edits are off or no server handles the file,
+// and a one-line note when the server does not answer in time or fails.
 func (m *Manager) DiagnosticsAfterWrite(ctx context.Context, path string) string {
 	if !m.afterEdit() {
 		return ""
@@ -36,6 +38,15 @@ func (m *Manager) DiagnosticsAfterWrite(ctx context.Context, path string) string
 		}
 		return "lsp: " + err.Error()
 	}
+	// A new server first loads the workspace, bounded by the ready
+	// timeout; the diagnostics wait starts after it.
+	loaded, err := s.waitLoaded(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ""
+		}
+		return fmt.Sprintf("lsp: no diagnostics for %s: %v", shown, err)
+	}
 	wait := m.wait()
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -43,14 +54,21 @@ func (m *Manager) DiagnosticsAfterWrite(ctx context.Context, path string) string
 	if err == nil {
 		var items []wireDiagnostic
 		if items, err = s.diagnostics(ctx, d); err == nil {
-			return afterWriteText(s.cfg.Name, shown, toDiagnostics(shown, d.text, s.enc, items))
+			text := afterWriteText(s.cfg.Name, shown, toDiagnostics(shown, d.text, s.enc, items))
+			if !loaded || d.early {
+				text += "\nlsp: " + s.loadNote()
+			}
+			return text
 		}
 	}
 	switch {
 	case errors.Is(err, errNoDiagnostics) || errors.Is(err, context.DeadlineExceeded):
 		what := "sent no diagnostics for " + shown
-		if !s.isReady() {
+		switch {
+		case !s.isReady():
 			what = "is still starting, so it has not checked " + shown
+		case !s.isLoaded():
+			what = "is still loading the workspace, so it has not checked " + shown
 		}
 		return fmt.Sprintf("lsp: %s %s within %s; check later with lsp action=diagnostics", s.cfg.Name, what, wait)
 	case ctx.Err() != nil:

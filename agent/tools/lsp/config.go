@@ -53,6 +53,13 @@ type Config struct {
 	// 300 ms for a newer one, since gopls first publishes before it has
 	// type-checked. 10 s when zero; a negative value turns it off.
 	Warmup time.Duration
+	// ReadyTimeout bounds how long the first syncs of a new server wait
+	// for it to load the workspace: the end of the first work done
+	// progress it reports (gopls's "Setting up workspace"), counted from
+	// initialized. Diagnostics of a file sent before are marked as maybe
+	// incomplete. 30 s when zero (or lsp.json's readyTimeoutMs); a
+	// negative value does not wait.
+	ReadyTimeout time.Duration
 	// Apply writes the edits of a rename called with apply: true; the
 	// host routes them through its own edit path (confirmation, diffs).
 	// WriteEdits is a ready one. Nil refuses apply: true.
@@ -94,6 +101,11 @@ type ServerConfig struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// Install says how to install the command, for messages.
 	Install string `json:"install,omitempty"`
+	// ReadyTimeout, when set, is this server's ready timeout (see
+	// Config.ReadyTimeout), over the others: for a server whose first
+	// work done progress is long and not a load (clangd's background
+	// index).
+	ReadyTimeout time.Duration `json:"-"`
 
 	source string // "built-in", "host" or the lsp.json path
 }
@@ -127,13 +139,19 @@ func builtinServers() []ServerConfig {
 }
 
 // languageIDs are the usual languageId values by extension.
-var languageIDs = map[string]string{
-	".go": "go", ".rs": "rust", ".py": "python", ".pyi": "python",
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-	".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-	".hxx": "cpp", ".m": "objective-c", ".mm": "objective-cpp", "go.mod": "go.mod", "go.work": "go.work",
+func languageIDs() map[string]string {
+	return languageIDsLazy.get(func() map[string]string {
+		return map[string]string{
+			".go": "go", ".rs": "rust", ".py": "python", ".pyi": "python",
+			".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+			".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+			".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
+			".hxx": "cpp", ".m": "objective-c", ".mm": "objective-cpp", "go.mod": "go.mod", "go.work": "go.work",
+		}
+	})
 }
+
+var languageIDsLazy lazy[map[string]string]
 
 // handles reports which entry of Extensions matches the file at abs, or "".
 func (sc *ServerConfig) handles(abs string) string {
@@ -156,7 +174,7 @@ func (sc *ServerConfig) languageID(abs string) string {
 	if id, ok := sc.LanguageIDs[key]; ok {
 		return id
 	}
-	if id, ok := languageIDs[strings.ToLower(key)]; ok {
+	if id, ok := languageIDs()[strings.ToLower(key)]; ok {
 		return id
 	}
 	return strings.TrimPrefix(key, ".")
@@ -168,6 +186,7 @@ type settings struct {
 	servers        []ServerConfig
 	afterEditOff   bool          // an lsp.json turned diagnostics after edits off
 	wait           time.Duration // from lsp.json, 0 when unset
+	ready          time.Duration // readyTimeoutMs from lsp.json, 0 when unset
 	problems       []string
 	files          []string // the lsp.json files read
 	projectIgnored string   // the project file, when it exists but is not trusted
@@ -177,6 +196,7 @@ type settings struct {
 type fileConfig struct {
 	DiagnosticsAfterEdit *bool                      `json:"diagnosticsAfterEdit"`
 	DiagnosticsWaitMS    *int                       `json:"diagnosticsWaitMs"`
+	ReadyTimeoutMS       *int                       `json:"readyTimeoutMs"`
 	Servers              map[string]json.RawMessage `json:"servers"`
 }
 
@@ -193,6 +213,7 @@ type serverPatch struct {
 	Env                   map[string]string `json:"env"`
 	Disabled              *bool             `json:"disabled"`
 	Install               *string           `json:"install"`
+	ReadyTimeoutMS        *int              `json:"readyTimeoutMs"`
 }
 
 // maxConfigFile bounds an lsp.json.
@@ -267,6 +288,10 @@ func (st *settings) apply(path string) {
 			next = append(next, ServerConfig{Name: name})
 			i = len(next) - 1
 		}
+		if p.ReadyTimeoutMS != nil && (*p.ReadyTimeoutMS <= 0 || *p.ReadyTimeoutMS > 600000) {
+			st.problems = append(st.problems, fmt.Sprintf("%s: servers.%s.readyTimeoutMs must be between 1 and 600000, got %d; this server entry is ignored", path, name, *p.ReadyTimeoutMS))
+			continue
+		}
 		sc := p.over(next[i])
 		sc.source = path
 		if !sc.Disabled && (sc.Command == "" || len(sc.Extensions) == 0) {
@@ -287,6 +312,13 @@ func (st *settings) apply(path string) {
 			st.problems = append(st.problems, fmt.Sprintf("%s: diagnosticsWaitMs must be between 1 and 600000, got %d", path, *fc.DiagnosticsWaitMS))
 		} else {
 			st.wait = time.Duration(*fc.DiagnosticsWaitMS) * time.Millisecond
+		}
+	}
+	if fc.ReadyTimeoutMS != nil {
+		if *fc.ReadyTimeoutMS <= 0 || *fc.ReadyTimeoutMS > 600000 {
+			st.problems = append(st.problems, fmt.Sprintf("%s: readyTimeoutMs must be between 1 and 600000, got %d", path, *fc.ReadyTimeoutMS))
+		} else {
+			st.ready = time.Duration(*fc.ReadyTimeoutMS) * time.Millisecond
 		}
 	}
 }
@@ -322,6 +354,9 @@ func (p serverPatch) over(sc ServerConfig) ServerConfig {
 	}
 	if p.Install != nil {
 		sc.Install = *p.Install
+	}
+	if p.ReadyTimeoutMS != nil {
+		sc.ReadyTimeout = time.Duration(*p.ReadyTimeoutMS) * time.Millisecond
 	}
 	return sc
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // summary prints settings for the golden file, with dir replaced.
@@ -36,6 +37,9 @@ func summary(st settings, dir string) string {
 	if st.wait > 0 {
 		fmt.Fprintf(&b, "  wait: %s\n", st.wait)
 	}
+	if st.ready > 0 {
+		fmt.Fprintf(&b, "  ready timeout: %s\n", st.ready)
+	}
 	if st.projectIgnored != "" {
 		fmt.Fprintf(&b, "  ignored: %s\n", st.projectIgnored)
 	}
@@ -62,6 +66,9 @@ func TestLoadSettings(t *testing.T) {
 		{name: "wrong type", home: `{"servers": {"gopls": {"args": "serve"}}}`},
 		{name: "new server without command", home: `{"servers": {"x": {"extensions": [".x"]}}}`},
 		{name: "bad wait", home: `{"diagnosticsWaitMs": 0}`},
+		{name: "ready timeout", home: `{"readyTimeoutMs": 90000}`},
+		{name: "bad ready timeout", home: `{"readyTimeoutMs": 700000}`},
+		{name: "bad server ready timeout", home: `{"servers": {"gopls": {"args": ["x"], "readyTimeoutMs": -5}}}`},
 		{name: "project untrusted", project: `{"servers": {"evil": {"command": "/bin/evil", "extensions": [".go"]}}}`},
 		{name: "project trusted", trust: true, home: `{"servers": {"gopls": {"args": ["home"]}}}`, project: `{"servers": {"gopls": {"command": "./bin/gopls"}}}`},
 		{name: "host wins", home: `{"servers": {"gopls": {"args": ["home"]}}}`, host: []ServerConfig{{Name: "gopls", Command: "/opt/gopls", Extensions: []string{".go"}}}},
@@ -150,5 +157,38 @@ func TestFindRoot(t *testing.T) {
 	}
 	if got := findRoot(filepath.Join(dir, "repo/mod/pkg/a.go"), []string{"go.mod"}, ""); got != filepath.Join(dir, "repo/mod") {
 		t.Errorf("findRoot with go.mod only = %s, want repo/mod", got)
+	}
+}
+
+// TestReadyTimeoutSetting checks which ready timeout a server gets: its
+// own, else the host's, else lsp.json's, else the default; negative does
+// not wait.
+func TestReadyTimeoutSetting(t *testing.T) {
+	perServer := `{"readyTimeoutMs": 2500, "servers": {"clangd": {"readyTimeoutMs": 1}}}`
+	tests := []struct {
+		name, server string
+		host         time.Duration
+		file         string
+		want         time.Duration
+	}{
+		{"default", "gopls", 0, "", 30 * time.Second},
+		{"lsp.json", "gopls", 0, `{"readyTimeoutMs": 2500}`, 2500 * time.Millisecond},
+		{"host wins", "gopls", 5 * time.Second, `{"readyTimeoutMs": 2500}`, 5 * time.Second},
+		{"off", "gopls", -1, `{"readyTimeoutMs": 2500}`, 0},
+		{"the server's own", "clangd", 5 * time.Second, perServer, time.Millisecond},
+		{"another server's", "gopls", 0, perServer, 2500 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			if tc.file != "" {
+				writeFile(t, filepath.Join(home, "lsp.json"), tc.file)
+			}
+			m := NewManager(Config{CWD: t.TempDir(), ZutHome: home, ReadyTimeout: tc.host})
+			sc := m.settings().servers[m.settings().index(tc.server)]
+			if got := m.readyTimeout(sc); got != tc.want {
+				t.Errorf("readyTimeout = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

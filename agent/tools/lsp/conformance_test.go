@@ -344,7 +344,7 @@ func TestConformance(t *testing.T) {
 	for _, want := range []string{"initialize", "initialized", "shutdown", "exit", "textDocument/didOpen",
 		"textDocument/didChange", "textDocument/didClose", "textDocument/hover", "textDocument/definition",
 		"textDocument/references", "textDocument/documentSymbol", "workspace/symbol", "textDocument/rename",
-		"textDocument/diagnostic", "answer workspace/configuration", "answer window/workDoneProgress/create",
+		"textDocument/diagnostic", "workspace/didChangeWatchedFiles", "answer workspace/configuration", "answer window/workDoneProgress/create",
 		"answer client/registerCapability", "answer workspace/workspaceFolders", "answer window/showDocument"} {
 		if !seen[want] {
 			t.Errorf("the session never exercised %s", want)

@@ -76,19 +76,65 @@ type fileDiagnostics struct {
 	bytes   int
 }
 
-// diagStore holds the diagnostics a server published, and wakes those
-// waiting for new ones. Safe for concurrent use.
+// diagStore holds the diagnostics a server published of the files'
+// current text, and wakes those waiting for new ones. It knows the last
+// version of each file sent to the server: what it held of older text is
+// dropped when a version is sent, and so is any later publication naming
+// an older version. Safe for concurrent use.
 type diagStore struct {
 	mu      sync.Mutex
 	files   map[string]*fileDiagnostics
-	bytes   int // what the files' diagnostics hold, as boundDiagnostics counts
+	sent    map[string]int // the last version of each file sent
+	bytes   int            // what the files' diagnostics hold, as boundDiagnostics counts
 	seq     uint64
+	stale   int           // publications dropped for naming an older version
 	changed chan struct{} // closed and replaced at every publication
 }
 
 func (ds *diagStore) init() {
 	ds.files = map[string]*fileDiagnostics{}
+	ds.sent = map[string]int{}
 	ds.changed = make(chan struct{})
+}
+
+// nextVersion is the version the next text of the file at path goes out
+// with: versions only grow, even across a close and a new open.
+func (ds *diagStore) nextVersion(path string) int {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.sent[path] + 1
+}
+
+// expect records that version of the file at path is being sent: what the
+// store holds of the file is of older text and is dropped. It returns the
+// sequence number the publications of the new text come after.
+func (ds *diagStore) expect(path string, version int) uint64 {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	ds.sent[path] = version
+	ds.dropLocked(path)
+	return ds.seq
+}
+
+// drop forgets the diagnostics of the file at path.
+func (ds *diagStore) drop(path string) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	ds.dropLocked(path)
+}
+
+func (ds *diagStore) dropLocked(path string) {
+	if f, ok := ds.files[path]; ok {
+		ds.bytes -= f.bytes
+		delete(ds.files, path)
+	}
+}
+
+// of returns what the store holds of the file at path, or nil.
+func (ds *diagStore) of(path string) *fileDiagnostics {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.files[path]
 }
 
 // current is the sequence number of the last publication.
@@ -98,14 +144,20 @@ func (ds *diagStore) current() uint64 {
 	return ds.seq
 }
 
-// publish records one publication; it never blocks.
-func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) {
-	items, n := boundDiagnostics(items)
+// publish records one publication; it never blocks. It reports false
+// when the publication was dropped: of a version older than the last
+// sent, or over the bounds.
+func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) bool {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
+	if version != nil && *version < ds.sent[path] {
+		ds.stale++
+		return false
+	}
+	items, n := boundDiagnostics(items)
 	old, ok := ds.files[path]
 	if !ok && len(ds.files) >= maxDiagnosticFiles {
-		return
+		return false
 	}
 	if ok {
 		ds.bytes -= old.bytes
@@ -114,13 +166,21 @@ func (ds *diagStore) publish(path string, version *int, items []wireDiagnostic) 
 		if ok {
 			ds.bytes += old.bytes
 		}
-		return
+		return false
 	}
 	ds.bytes += n
 	ds.seq++
 	ds.files[path] = &fileDiagnostics{version: version, seq: ds.seq, at: time.Now(), items: items, bytes: n}
 	close(ds.changed)
 	ds.changed = make(chan struct{})
+	return true
+}
+
+// staleCount is the number of publications dropped as stale.
+func (ds *diagStore) staleCount() int {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.stale
 }
 
 // all returns a copy of every file's diagnostics.
@@ -157,6 +217,13 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 	if err != nil {
 		return nil, err
 	}
+	if f.version == nil {
+		// Without a version a publication may be of the text before the
+		// change: the newest one once the server is quiet about the file
+		// (settleUnversioned without a newer one, and no work done
+		// progress in flight) is taken.
+		return s.quietOn(ctx, d.path, f).items, nil
+	}
 	// A server may publish a version more than once: gopls first sends
 	// what it knows without type checking, then the type check. An empty
 	// publication while the server reports work in progress, or in its
@@ -178,9 +245,62 @@ func (s *server) diagnostics(ctx context.Context, d docState) ([]wireDiagnostic,
 // and defaultWarmup how long a new server counts as still getting to know
 // the workspace (Config.Warmup).
 const (
-	settleEmpty   = 300 * time.Millisecond
-	defaultWarmup = 10 * time.Second
+	settleEmpty       = 300 * time.Millisecond
+	settleUnversioned = 300 * time.Millisecond
+	defaultWarmup     = 10 * time.Second
 )
+
+// quietOn returns the newest publication for the file at path, from f on,
+// once the server has been quiet about it for settleUnversioned and
+// reports no work in progress, or when ctx ends.
+func (s *server) quietOn(ctx context.Context, path string, f *fileDiagnostics) *fileDiagnostics {
+	for ctx.Err() == nil {
+		if g := s.diag.newer(ctx, path, f.seq, settleUnversioned); g != nil && g.seq > f.seq {
+			f = g
+			continue
+		}
+		if !s.busy() {
+			break
+		}
+		s.diag.mu.Lock()
+		ch := s.diag.changed
+		s.diag.mu.Unlock()
+		select {
+		case <-ch:
+		case <-s.progressChanged():
+		case <-ctx.Done():
+		}
+	}
+	return f
+}
+
+// settle waits until the server has published nothing for quiet and
+// reports no work in progress, or ctx ends.
+func (s *server) settle(ctx context.Context, quiet time.Duration) {
+	t := time.NewTimer(quiet)
+	defer t.Stop()
+	for {
+		s.diag.mu.Lock()
+		ch := s.diag.changed
+		s.diag.mu.Unlock()
+		select {
+		case <-ch:
+			t.Reset(quiet)
+		case <-t.C:
+			if !s.busy() {
+				return
+			}
+			select {
+			case <-s.progressChanged():
+			case <-ctx.Done():
+				return
+			}
+			t.Reset(quiet)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
 
 // busy reports work done progress in flight; young a server started less
 // than its warmup ago.

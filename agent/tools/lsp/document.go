@@ -33,13 +33,15 @@ type document struct {
 	used      uint64    // recency, for closing the least recently used
 }
 
-// docState is a document as one sync left it.
+// docState is a document as one sync left it; early when it was sent
+// before the server had loaded the workspace (see waitLoaded).
 type docState struct {
 	path, uri string
 	version   int
 	sentSeq   uint64
 	sentAt    time.Time
 	text      *text
+	early     bool
 }
 
 func (d *document) state() docState {
@@ -69,11 +71,20 @@ func (s *server) sends() bool { return s.openClose || s.syncKind != syncNone }
 // sync makes the server's view of the file at abs match the disk: it opens
 // the document the first time and sends a change when the content
 // differs. Without force, an open document whose size and modification
-// time are unchanged is taken as is.
+// time are unchanged is taken as is. Each new text goes out with a new
+// version, and the diagnostics held of the older one are dropped. A new
+// server is first given its ready timeout to load the workspace.
 func (s *server) sync(ctx context.Context, abs string, force bool) (docState, error) {
-	if err := s.waitReady(ctx); err != nil {
+	loaded, err := s.waitLoaded(ctx)
+	if err != nil {
 		return docState{}, err
 	}
+	st, err := s.syncLoaded(ctx, abs, force)
+	st.early = !loaded
+	return st, err
+}
+
+func (s *server) syncLoaded(ctx context.Context, abs string, force bool) (docState, error) {
 	ds := &s.docs
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
@@ -102,8 +113,9 @@ func (s *server) sync(ctx context.Context, abs string, force bool) (docState, er
 	}
 	content := string(data)
 	if d == nil {
-		d = &document{path: abs, uri: fileURI(abs), version: 1, text: newText(content),
-			size: fi.Size(), mtime: fi.ModTime(), used: ds.tick, sentSeq: s.diag.current(), sentAt: time.Now()}
+		v := s.diag.nextVersion(abs)
+		d = &document{path: abs, uri: fileURI(abs), version: v, text: newText(content),
+			size: fi.Size(), mtime: fi.ModTime(), used: ds.tick, sentSeq: s.diag.expect(abs, v), sentAt: time.Now()}
 		if s.sends() {
 			err := s.notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": textDocumentItem{
 				URI: d.uri, LanguageID: s.cfg.languageID(abs), Version: d.version, Text: content}})
@@ -120,9 +132,9 @@ func (s *server) sync(ctx context.Context, abs string, force bool) (docState, er
 		return d.state(), nil
 	}
 	old := d.text
-	d.version++
+	d.version = s.diag.nextVersion(abs)
 	d.text = newText(content)
-	d.sentSeq, d.sentAt = s.diag.current(), time.Now()
+	d.sentSeq, d.sentAt = s.diag.expect(abs, d.version), time.Now()
 	if !s.sends() {
 		return d.state(), nil
 	}
@@ -165,6 +177,35 @@ func (s *server) refresh(ctx context.Context) {
 		}
 		s.sync(ctx, p, false)
 	}
+}
+
+// resync tells the server that the files at paths changed on disk (a
+// rename or another multi-file apply wrote them) and syncs every one,
+// dropping the diagnostics held of their old text, those of files that
+// cannot be synced included. It returns the states of the files synced,
+// in order.
+func (s *server) resync(ctx context.Context, paths []string) []docState {
+	if len(paths) == 0 {
+		return nil
+	}
+	events := make([]fileEvent, len(paths))
+	for i, p := range paths {
+		events[i] = fileEvent{URI: fileURI(p), Type: fileChanged}
+		s.diag.drop(p)
+	}
+	if err := s.waitReady(ctx); err == nil {
+		s.notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events})
+	}
+	var out []docState
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		if d, err := s.sync(ctx, p, true); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // closeDoc closes one document; the caller holds s.docs.mu.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +27,16 @@ import (
 // Modes: ok, crash-init, hang-init, garbage, huge, crash-request (dies on
 // definition), hang-request (never answers hover or definition), no-exit
 // (ignores exit; starts a child process), child (starts a child process), unversioned (publishes without
-// versions), pull (pull diagnostics only).
+// versions), pull (pull diagnostics only), cold (loads the workspace until
+// it gets the notification fake/endLoad, publishing only the first
+// diagnostic of a document until then, and all of every open one after),
+// stale (after each change publishes the new version, then the one before
+// with the old text's diagnostics), workspace (after initialized publishes
+// the diagnostics of every .fake file on disk, without versions, as gopls
+// does for files that are not open).
+//
+// rename renames the word in every .fake file of the root: the open
+// documents' text, else the file on disk.
 
 const fakeEnv = "ZUT_LSP_FAKE"
 
@@ -85,7 +96,11 @@ type fakeServer struct {
 	conn *jsonrpc.Conn
 
 	mu       sync.Mutex
+	root     string // from rootUri
+	loading  bool   // cold: the load has not ended
+	endLoad  chan struct{}
 	docs     map[string]string
+	prev     map[string]string // stale: each document's text before its last change
 	versions map[string]int
 	config   json.RawMessage
 	answers  map[string]string
@@ -97,7 +112,7 @@ type fakeServer struct {
 }
 
 func runFake(mode string) int {
-	f := &fakeServer{mode: mode, docs: map[string]string{}, versions: map[string]int{}, answers: map[string]string{}, exit: make(chan struct{}), initDone: make(chan struct{}), connSet: make(chan struct{})}
+	f := &fakeServer{mode: mode, docs: map[string]string{}, prev: map[string]string{}, versions: map[string]int{}, loading: mode == "cold", endLoad: make(chan struct{}), answers: map[string]string{}, exit: make(chan struct{}), initDone: make(chan struct{}), connSet: make(chan struct{})}
 	switch mode {
 	case "crash-init", "hang-init", "garbage", "huge":
 		return f.broken()
@@ -145,6 +160,11 @@ func (f *fakeServer) request(ctx context.Context, method string, params json.Raw
 	record(recorded{Method: method, Params: params})
 	switch method {
 	case "initialize":
+		var ip struct {
+			RootURI string `json:"rootUri"`
+		}
+		json.Unmarshal(params, &ip)
+		f.root, _ = uriPath(ip.RootURI)
 		caps := map[string]any{
 			"textDocumentSync":        map[string]any{"openClose": true, "change": 2},
 			"definitionProvider":      true,
@@ -224,14 +244,36 @@ func (f *fakeServer) request(ctx context.Context, method string, params json.Raw
 		}
 		json.Unmarshal(params, &p)
 		f.mu.Lock()
-		text, v := f.docs[p.TextDocument.URI], f.versions[p.TextDocument.URI]
+		word := fakeWordAt(f.docs[p.TextDocument.URI], p.Position)
 		f.mu.Unlock()
-		var edits []textEdit
-		for _, r := range fakeAll(text, fakeWordAt(text, p.Position)) {
-			edits = append(edits, textEdit{Range: r, NewText: p.NewName})
+		names, _ := filepath.Glob(filepath.Join(f.root, "*.fake"))
+		sort.Strings(names)
+		changes := []any{}
+		for _, name := range names {
+			uri := fileURI(name)
+			f.mu.Lock()
+			text, open := f.docs[uri]
+			var version any
+			if open {
+				version = f.versions[uri]
+			}
+			f.mu.Unlock()
+			if !open {
+				data, err := os.ReadFile(name)
+				if err != nil {
+					continue
+				}
+				text = string(data)
+			}
+			var edits []textEdit
+			for _, r := range fakeAll(text, word) {
+				edits = append(edits, textEdit{Range: r, NewText: p.NewName})
+			}
+			if len(edits) > 0 {
+				changes = append(changes, map[string]any{"textDocument": map[string]any{"uri": uri, "version": version}, "edits": edits})
+			}
 		}
-		return map[string]any{"documentChanges": []any{map[string]any{
-			"textDocument": map[string]any{"uri": p.TextDocument.URI, "version": v}, "edits": edits}}}, nil
+		return map[string]any{"documentChanges": changes}, nil
 	case "textDocument/documentSymbol":
 		return []map[string]any{{"name": "Top", "kind": 12, "range": span{}, "selectionRange": span{},
 			"children": []map[string]any{{"name": "inner", "kind": 13, "detail": "int", "range": span{Start: position{1, 0}}, "selectionRange": span{Start: position{1, 2}}}}}}, nil
@@ -259,6 +301,8 @@ func (f *fakeServer) notification(method string, params json.RawMessage) {
 		if f.mode != "no-exit" {
 			close(f.exit)
 		}
+	case "fake/endLoad":
+		close(f.endLoad)
 	case "textDocument/didOpen":
 		var p struct {
 			TextDocument textDocumentItem `json:"textDocument"`
@@ -276,6 +320,7 @@ func (f *fakeServer) notification(method string, params json.RawMessage) {
 		json.Unmarshal(params, &p)
 		f.mu.Lock()
 		text := f.docs[p.TextDocument.URI]
+		f.prev[p.TextDocument.URI] = text
 		for _, c := range p.ContentChanges {
 			if c.Range == nil {
 				text = c.Text
@@ -289,6 +334,9 @@ func (f *fakeServer) notification(method string, params json.RawMessage) {
 		f.changes++
 		f.mu.Unlock()
 		f.publish(p.TextDocument.URI)
+		if f.mode == "stale" {
+			f.publishStale(p.TextDocument.URI)
+		}
 	case "textDocument/didClose":
 		var p struct {
 			TextDocument textDocumentIdentifier `json:"textDocument"`
@@ -343,7 +391,37 @@ func (f *fakeServer) afterInitialized() {
 	}
 	f.mu.Unlock()
 	f.conn.Notify(ctx, "window/logMessage", map[string]any{"type": 3, "message": "fake: configured"})
+	switch f.mode {
+	case "workspace":
+		names, _ := filepath.Glob(filepath.Join(f.root, "*.fake"))
+		for _, name := range names {
+			if data, err := os.ReadFile(name); err == nil {
+				f.conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": fileURI(name), "diagnostics": fakeDiagnostics(string(data))})
+			}
+		}
+	case "cold":
+		select {
+		case <-f.endLoad:
+		case <-ctx.Done():
+		}
+	}
+	// The load is over before its end is told, so that what a client
+	// sends after the end is judged whole.
+	f.mu.Lock()
+	f.loading = false
+	var uris []string
+	for uri := range f.docs {
+		uris = append(uris, uri)
+	}
+	f.mu.Unlock()
 	f.conn.Notify(ctx, "$/progress", map[string]any{"token": "load", "value": map[string]any{"kind": "end"}})
+	if f.mode == "cold" {
+		// What was open during the load, judged again.
+		sort.Strings(uris)
+		for _, uri := range uris {
+			f.publish(uri)
+		}
+	}
 }
 
 // publish sends the diagnostics of a document.
@@ -352,14 +430,27 @@ func (f *fakeServer) publish(uri string) {
 		return
 	}
 	f.mu.Lock()
-	text, v := f.docs[uri], f.versions[uri]
+	text, v, loading := f.docs[uri], f.versions[uri], f.loading
 	f.mu.Unlock()
 	<-f.connSet
-	p := map[string]any{"uri": uri, "diagnostics": fakeDiagnostics(text)}
+	diags := fakeDiagnostics(text)
+	if loading && len(diags) > 1 {
+		diags = diags[:1] // what a server knows before it has loaded the workspace
+	}
+	p := map[string]any{"uri": uri, "diagnostics": diags}
 	if f.mode != "unversioned" {
 		p["version"] = v
 	}
 	f.conn.Notify(context.Background(), "textDocument/publishDiagnostics", p)
+}
+
+// publishStale sends the diagnostics of a document's text before its last
+// change, with the version before.
+func (f *fakeServer) publishStale(uri string) {
+	f.mu.Lock()
+	text, v := f.prev[uri], f.versions[uri]-1
+	f.mu.Unlock()
+	f.conn.Notify(context.Background(), "textDocument/publishDiagnostics", map[string]any{"uri": uri, "version": v, "diagnostics": fakeDiagnostics(text)})
 }
 
 // fakeDiagnostics finds ERROR and WARN in text.

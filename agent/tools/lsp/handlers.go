@@ -33,7 +33,12 @@ func (s *server) answer(ctx context.Context, method string, params json.RawMessa
 			out[i] = s.setting(it.Section)
 		}
 		return out, nil
-	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability",
+	case "window/workDoneProgress/create":
+		s.mu.Lock()
+		s.announced = true
+		s.mu.Unlock()
+		return nil, nil
+	case "client/registerCapability", "client/unregisterCapability",
 		"workspace/codeLens/refresh", "workspace/semanticTokens/refresh", "workspace/inlayHint/refresh",
 		"workspace/inlineValue/refresh", "workspace/diagnostic/refresh", "workspace/foldingRange/refresh":
 		return nil, nil
@@ -102,7 +107,9 @@ func (s *server) notified(method string, params json.RawMessage) {
 		if err != nil {
 			return
 		}
-		s.diag.publish(path, p.Version, p.Diagnostics)
+		if !s.diag.publish(path, p.Version, p.Diagnostics) && p.Version != nil {
+			s.log.printf("zut: dropped diagnostics of %s version %d: a newer version was sent since", path, *p.Version)
+		}
 	case "window/logMessage", "window/showMessage":
 		var p struct {
 			Type    int    `json:"type"`
@@ -157,12 +164,21 @@ func (s *server) progressed(params json.RawMessage) {
 	token := string(p.Token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		close(s.progSig)
+		s.progSig = make(chan struct{})
+	}()
 	switch p.Value.Kind {
 	case "begin":
+		s.announced = true
 		if len(s.progress) >= maxProgress {
 			return
 		}
-		s.progress[token] = strings.TrimSpace(p.Value.Title + ": " + p.Value.Message)
+		text := strings.TrimSpace(p.Value.Title)
+		if m := strings.TrimSpace(p.Value.Message); m != "" {
+			text += ": " + m
+		}
+		s.progress[token] = text
 	case "report":
 		cur, ok := s.progress[token]
 		if !ok {
@@ -176,7 +192,18 @@ func (s *server) progressed(params json.RawMessage) {
 		s.progress[token] = text
 	case "end":
 		delete(s.progress, token)
+		if len(s.progress) == 0 && s.announced {
+			s.markLoaded("its work done progress ended")
+		}
 	}
+}
+
+// progressChanged returns a channel closed at the next change of work
+// done progress.
+func (s *server) progressChanged() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.progSig
 }
 
 // progressText is the work the server reports in progress, or "".

@@ -30,6 +30,7 @@ import (
 const (
 	defaultDiagnosticsWait = 3 * time.Second
 	defaultRequestTimeout  = 30 * time.Second
+	defaultReadyTimeout    = 30 * time.Second
 )
 
 // maxServers bounds the server processes one Manager runs at once.
@@ -122,6 +123,25 @@ func (m *Manager) warmup() time.Duration {
 		return defaultWarmup
 	}
 	return m.cfg.Warmup
+}
+
+// readyTimeout is how long the first syncs of a new server of sc wait for
+// it to load the workspace: the server's own setting, else the host's,
+// else lsp.json's, else the default; negative does not wait.
+func (m *Manager) readyTimeout(sc ServerConfig) time.Duration {
+	switch {
+	case sc.ReadyTimeout < 0:
+		return 0
+	case sc.ReadyTimeout > 0:
+		return sc.ReadyTimeout
+	case m.cfg.ReadyTimeout < 0:
+		return 0
+	case m.cfg.ReadyTimeout > 0:
+		return m.cfg.ReadyTimeout
+	case m.settings().ready > 0:
+		return m.settings().ready
+	}
+	return defaultReadyTimeout
 }
 
 // errClosed is the error of calls after Close.
@@ -256,7 +276,7 @@ func (m *Manager) ensure(sc ServerConfig, exe, root string) (*server, error) {
 	if len(m.servers) >= maxServers {
 		return nil, fmt.Errorf("%d language servers are running already, the most zut runs at once", maxServers)
 	}
-	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.warmup(), m.cfg.Env, m.cfg.WrapCommand, func(err error) {
+	s := newServer(sc, exe, root, m.cfg.LogDir, m.cfg.RequestTimeout, m.warmup(), m.readyTimeout(sc), m.cfg.Env, m.cfg.WrapCommand, func(err error) {
 		if err == nil {
 			m.mu.Lock()
 			delete(m.failures, key)

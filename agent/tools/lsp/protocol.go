@@ -52,6 +52,15 @@ type contentChange struct {
 	Text  string `json:"text"`
 }
 
+// fileEvent is a FileEvent of workspace/didChangeWatchedFiles.
+type fileEvent struct {
+	URI  string `json:"uri"`
+	Type int    `json:"type"`
+}
+
+// fileChanged is FileChangeType Changed.
+const fileChanged = 2
+
 type textDocumentPositionParams struct {
 	TextDocument textDocumentIdentifier `json:"textDocument"`
 	Position     position               `json:"position"`

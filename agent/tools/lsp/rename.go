@@ -12,12 +12,8 @@ import (
 	"github.com/zut-go/zut/agent/tools"
 )
 
-// maxRecheck bounds the renamed files whose diagnostics are awaited after
-// an applied rename.
-const maxRecheck = 20
-
-// recheckSettle is how long an applied rename waits for a file to be
-// published again after the last renamed file changed.
+// recheckSettle is how quiet a server must be after an applied rename
+// before its diagnostics of the renamed files are taken.
 const recheckSettle = 500 * time.Millisecond
 
 // rename answers rename: the edits, written through Config.Apply when
@@ -129,66 +125,76 @@ func runeOffset(l string, col int) int {
 	return off
 }
 
-// recheck syncs the renamed files with the server and reports the errors
-// it then finds in them.
+// recheck tells the server about every file the rename wrote and reports
+// the errors it then finds in them. Every file is announced as changed on
+// disk and synced, its old diagnostics dropped (see resync); then each
+// file's publication of its new version is awaited, and after the last of
+// them the server's quiet (recheckSettle without a publication, and no
+// work in progress), so that no file is judged against its neighbours'
+// old text.
 func (t *lspTool) recheck(ctx context.Context, s *server, edits []FileEdit) string {
+	paths := make([]string, len(edits))
+	for i, fe := range edits {
+		paths[i] = fe.Path
+	}
 	if !t.m.afterEdit() {
-		for _, fe := range edits {
-			s.sync(ctx, fe.Path, true)
-		}
+		s.resync(ctx, paths)
 		return ""
 	}
 	wctx, cancel := context.WithTimeout(ctx, t.m.wait())
 	defer cancel()
-	// Send every change first, then wait for publications that came after
-	// the last one, so no file is judged against its neighbours' old text.
-	var states []docState
-	for i, fe := range edits {
-		if i == maxRecheck {
-			break
-		}
-		if d, err := s.sync(wctx, fe.Path, true); err == nil {
-			states = append(states, d)
-		}
-	}
-	var last uint64
-	for _, d := range states {
-		last = max(last, d.sentSeq)
-	}
+	states := s.resync(wctx, paths)
 	pull := provides(s.caps.DiagnosticProvider)
-	results := make([][]Diagnostic, len(states))
+	results := make([][]wireDiagnostic, len(states))
+	got := make([]bool, len(states))
 	var wg sync.WaitGroup
 	for i, d := range states {
 		wg.Go(func() {
 			items, err := s.diagnostics(wctx, d)
-			if err != nil {
-				return
-			}
-			if !pull {
-				// A publication from before the last file changed may
-				// judge this one against its neighbours' old text: give
-				// the server a moment to publish again.
-				if f := s.diag.newer(wctx, d.path, last, recheckSettle); f != nil {
-					items = f.items
-				}
-			}
-			for _, dg := range toDiagnostics(t.m.paths.Display(d.path), d.text, s.enc, items) {
-				if dg.Severity == "error" {
-					results[i] = append(results[i], dg)
-				}
-			}
+			results[i], got[i] = items, err == nil
 		})
 	}
 	wg.Wait()
+	if !pull {
+		s.settle(wctx, recheckSettle)
+		for i, d := range states {
+			// The newest publication of the file's text; older versions
+			// never reach the store.
+			if f := s.diag.of(d.path); f != nil && f.seq > d.sentSeq {
+				results[i], got[i] = f.items, true
+			}
+		}
+	}
 	var errs []Diagnostic
-	for _, r := range results {
-		errs = append(errs, r...)
+	missing, early := len(paths)-len(states), false
+	for i, d := range states {
+		early = early || d.early
+		if !got[i] {
+			missing++
+			continue
+		}
+		for _, dg := range toDiagnostics(t.m.paths.Display(d.path), d.text, s.enc, results[i]) {
+			if dg.Severity == "error" {
+				errs = append(errs, dg)
+			}
+		}
 	}
-	if len(errs) == 0 {
-		return fmt.Sprintf("%s reports no errors in the renamed files.\n", s.cfg.Name)
-	}
+	sortDiagnostics(errs)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s now reports %s in the renamed files:\n", s.cfg.Name, tools.Plural(len(errs), "error"))
-	formatDiagnostics(&b, errs, 10, "")
+	switch {
+	case len(errs) > 0:
+		fmt.Fprintf(&b, "%s now reports %s in the renamed files:\n", s.cfg.Name, tools.Plural(len(errs), "error"))
+		formatDiagnostics(&b, errs, 10, "; see lsp action=diagnostics")
+	case missing == 0:
+		fmt.Fprintf(&b, "%s reports no errors in the renamed files.\n", s.cfg.Name)
+	case missing == len(paths):
+		fmt.Fprintf(&b, "%s sent no diagnostics for the renamed files within %s; check later with lsp action=diagnostics.\n", s.cfg.Name, t.m.wait())
+	default:
+		fmt.Fprintf(&b, "%s reports no errors in %s of the renamed files, and sent none for the other %d within %s; check later with lsp action=diagnostics.\n",
+			s.cfg.Name, tools.Plural(len(paths)-missing, "file"), missing, t.m.wait())
+	}
+	if early {
+		b.WriteString(s.loadNote() + "\n")
+	}
 	return b.String()
 }

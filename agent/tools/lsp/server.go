@@ -33,11 +33,14 @@ type server struct {
 	log     *serverLog
 	timeout time.Duration
 	warmup  time.Duration // see Config.Warmup
+	readyBy time.Duration // see Config.ReadyTimeout
 	environ []string
 	wrap    func(*exec.Cmd) error // Config.WrapCommand
 	onReady func(err error)       // told once how the start went
 
 	ready    chan struct{} // closed when the start has finished, well or not
+	loaded   chan struct{} // closed when the first work done progress has ended
+	loadOnce sync.Once
 	exited   chan struct{} // closed when the process is reaped or never ran
 	exitOnce sync.Once
 	procCtx  context.Context
@@ -57,23 +60,29 @@ type server struct {
 	mu        sync.Mutex
 	stopping  bool
 	started   time.Time
+	initAt    time.Time // when initialized was sent
 	exitState string
 	lastError string
 	progress  map[string]string // work done progress by token
+	announced bool              // the server created or began work done progress
+	progSig   chan struct{}     // closed and replaced at every change of progress
+	loadWaits int               // calls that waited for the first progress to end
 
 	docs docSet
 	diag diagStore
 }
 
 // newServer starts a server in the background; callers wait for it with
-// waitReady.
-func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup time.Duration, environ []string, wrap func(*exec.Cmd) error, onReady func(error)) *server {
+// waitReady, and for its first load with waitLoaded.
+func newServer(cfg ServerConfig, exe, root, logDir string, timeout, warmup, readyBy time.Duration, environ []string, wrap func(*exec.Cmd) error, onReady func(error)) *server {
 	s := &server{
-		cfg: cfg, exe: exe, root: root, timeout: timeout, warmup: warmup, onReady: onReady,
+		cfg: cfg, exe: exe, root: root, timeout: timeout, warmup: warmup, readyBy: readyBy, onReady: onReady,
 		log:      openLog(logDir, cfg.Name, root),
 		ready:    make(chan struct{}),
+		loaded:   make(chan struct{}),
 		exited:   make(chan struct{}),
 		progress: map[string]string{},
+		progSig:  make(chan struct{}),
 	}
 	s.environ = append(append([]string(nil), environ...), envList(cfg.Env)...)
 	s.wrap = wrap
@@ -201,6 +210,9 @@ func (s *server) launch() (err error) {
 	if res.ServerInfo != nil {
 		s.info = serverInfo(res.ServerInfo.Name, res.ServerInfo.Version)
 	}
+	s.mu.Lock()
+	s.initAt = time.Now()
+	s.mu.Unlock()
 	if err := s.conn.Notify(ctx, "initialized", struct{}{}); err != nil {
 		return s.callError(context.Background(), ctx, "initialized", err)
 	}
@@ -326,6 +338,81 @@ func (s *server) waitReady(ctx context.Context) error {
 		return s.deadError("")
 	}
 	return nil
+}
+
+// progressGrace is how long after initialized a server that has not
+// announced work done progress counts as loaded: a server that reports
+// its loading creates or begins progress at once.
+const progressGrace = 2 * time.Second
+
+// waitLoaded waits for the start to finish and then for the server to
+// load the workspace: the end of the first work done progress it reports
+// (gopls's "Setting up workspace"), or progressGrace without any, bounded
+// by the ready timeout counted from initialized. It reports whether the
+// server is loaded; false when the bound passed first.
+func (s *server) waitLoaded(ctx context.Context) (bool, error) {
+	if err := s.waitReady(ctx); err != nil {
+		return false, err
+	}
+	if s.isLoaded() {
+		return true, nil
+	}
+	s.mu.Lock()
+	s.loadWaits++
+	since := s.initAt
+	s.mu.Unlock()
+	bound := time.NewTimer(time.Until(since.Add(s.readyBy)))
+	defer bound.Stop()
+	grace := time.NewTimer(time.Until(since.Add(progressGrace)))
+	defer grace.Stop()
+	for {
+		select {
+		case <-s.loaded:
+			return true, nil
+		case <-grace.C:
+			s.mu.Lock()
+			announced := s.announced
+			s.mu.Unlock()
+			if !announced {
+				s.markLoaded("it reports no progress")
+				return true, nil
+			}
+		case <-bound.C:
+			return s.isLoaded(), nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-s.conn.Done():
+			return false, s.deadError("")
+		}
+	}
+}
+
+// isLoaded reports whether the server has loaded the workspace.
+func (s *server) isLoaded() bool {
+	select {
+	case <-s.loaded:
+		return true
+	default:
+		return false
+	}
+}
+
+// markLoaded records that the server has loaded the workspace.
+func (s *server) markLoaded(why string) {
+	s.loadOnce.Do(func() {
+		close(s.loaded)
+		s.log.printf("zut: %s has loaded the workspace (%s)", s.cfg.Name, why)
+	})
+}
+
+// loadNote says why diagnostics taken before the server loaded the
+// workspace may be incomplete.
+func (s *server) loadNote() string {
+	msg := fmt.Sprintf("%s was still loading the workspace after %s", s.cfg.Name, s.readyBy)
+	if p := s.progressText(); p != "" {
+		msg += " (it reports: " + p + ")"
+	}
+	return msg + ", so these diagnostics may be incomplete; check again later with lsp action=diagnostics"
 }
 
 // call sends one request, bounded by the request timeout, and words its
@@ -500,6 +587,7 @@ var clientCapabilities = json.RawMessage(`{
 		"configuration": true,
 		"workspaceFolders": true,
 		"applyEdit": false,
+		"didChangeWatchedFiles": {"dynamicRegistration": false},
 		"workspaceEdit": {"documentChanges": true, "resourceOperations": []},
 		"symbol": {"dynamicRegistration": false}
 	},

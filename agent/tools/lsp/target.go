@@ -59,6 +59,12 @@ func (t *lspTool) open(ctx context.Context, c call, progress func(string)) (*tar
 			return nil, err
 		}
 	}
+	if !s.isLoaded() {
+		progress("waiting for " + s.cfg.Name + " to load the workspace")
+		if _, err := s.waitLoaded(ctx); err != nil {
+			return nil, err
+		}
+	}
 	s.refresh(ctx)
 	if tg.doc, err = s.sync(ctx, abs, true); err != nil {
 		if ctx.Err() != nil {

@@ -1,7 +1,5 @@
 package syntax
 
-import "sync"
-
 import "strings"
 
 // This file is the engine shared by the outliners of the languages whose
@@ -320,15 +318,19 @@ func continues(prev, t token) bool {
 }
 
 // jsContinuers are the words after which a statement cannot end.
-var jsContinuers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
-		"async": true, "static": true, "public": true, "private": true, "protected": true, "readonly": true,
-		"const": true, "let": true, "var": true, "function": true, "class": true, "interface": true,
-		"enum": true, "extends": true, "implements": true, "new": true, "return": true, "typeof": true,
-		"keyof": true, "in": true, "of": true, "instanceof": true, "as": true, "is": true, "satisfies": true,
-		"namespace": true, "module": true, "import": true, "override": true, "accessor": true, "yield": true,
-		"await": true, "throw": true, "delete": true, "case": true}
-})
+func jsContinuers() map[string]bool {
+	return jsContinuersLazy.get(func() map[string]bool {
+		return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
+			"async": true, "static": true, "public": true, "private": true, "protected": true, "readonly": true,
+			"const": true, "let": true, "var": true, "function": true, "class": true, "interface": true,
+			"enum": true, "extends": true, "implements": true, "new": true, "return": true, "typeof": true,
+			"keyof": true, "in": true, "of": true, "instanceof": true, "as": true, "is": true, "satisfies": true,
+			"namespace": true, "module": true, "import": true, "override": true, "accessor": true, "yield": true,
+			"await": true, "throw": true, "delete": true, "case": true}
+	})
+}
+
+var jsContinuersLazy lazy[map[string]bool]
 
 // Helpers for the rules.
 

@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -20,22 +19,30 @@ var cRules = &braceRules{brace: cBrace, item: cItem, tail: cTail, directive: cDi
 func outlineC(toks []token, src string) []Symbol { return outlineBraces(toks, cRules) }
 
 // cModifiers are the words skipped before a declaration.
-var cModifiers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"static": true, "inline": true, "extern": true, "virtual": true,
-		"explicit": true, "constexpr": true, "consteval": true, "constinit": true, "friend": true,
-		"mutable": true, "thread_local": true, "register": true, "typename": true, "__inline": true,
-		"__forceinline": true, "_Noreturn": true, "__extension__": true}
-})
+func cModifiers() map[string]bool {
+	return cModifiersLazy.get(func() map[string]bool {
+		return map[string]bool{"static": true, "inline": true, "extern": true, "virtual": true,
+			"explicit": true, "constexpr": true, "consteval": true, "constinit": true, "friend": true,
+			"mutable": true, "thread_local": true, "register": true, "typename": true, "__inline": true,
+			"__forceinline": true, "_Noreturn": true, "__extension__": true}
+	})
+}
+
+var cModifiersLazy lazy[map[string]bool]
 
 // cNotNames are keywords that can stand before "(" without naming a
 // function: control statements, operators and casts.
-var cNotNames = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true,
-		"sizeof": true, "alignof": true, "_Alignof": true, "catch": true, "do": true, "else": true,
-		"decltype": true, "typeof": true, "__typeof__": true, "static_assert": true, "_Static_assert": true,
-		"noexcept": true, "throw": true, "new": true, "delete": true, "case": true, "goto": true,
-		"__attribute__": true, "__declspec": true, "alignas": true, "asm": true, "__asm__": true, "defined": true}
-})
+func cNotNames() map[string]bool {
+	return cNotNamesLazy.get(func() map[string]bool {
+		return map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true,
+			"sizeof": true, "alignof": true, "_Alignof": true, "catch": true, "do": true, "else": true,
+			"decltype": true, "typeof": true, "__typeof__": true, "static_assert": true, "_Static_assert": true,
+			"noexcept": true, "throw": true, "new": true, "delete": true, "case": true, "goto": true,
+			"__attribute__": true, "__declspec": true, "alignas": true, "asm": true, "__asm__": true, "defined": true}
+	})
+}
+
+var cNotNamesLazy lazy[map[string]bool]
 
 // cCore strips template prefixes, attributes and modifiers from h.
 func cCore(h []token) []token {
@@ -64,9 +71,13 @@ func cCore(h []token) []token {
 }
 
 // cClassKinds are the keywords that declare a type with a body.
-var cClassKinds = sync.OnceValue(func() map[string]string {
-	return map[string]string{"struct": KindStruct, "class": KindClass, "union": KindUnion, "enum": KindEnum}
-})
+func cClassKinds() map[string]string {
+	return cClassKindsLazy.get(func() map[string]string {
+		return map[string]string{"struct": KindStruct, "class": KindClass, "union": KindUnion, "enum": KindEnum}
+	})
+}
+
+var cClassKindsLazy lazy[map[string]string]
 
 // cClassHead recognises "struct Name : Base", "enum class E : int",
 // "typedef struct { ...": it returns the kind, the index of the name in h
@@ -267,10 +278,14 @@ func cBrace(sc scope, head []token) braceAction {
 
 // cAfterParams are the words that can stand between a function's
 // parameters and its body.
-var cAfterParams = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"const": true, "override": true, "final": true, "noexcept": true,
-		"volatile": true, "mutable": true, "try": true}
-})
+func cAfterParams() map[string]bool {
+	return cAfterParamsLazy.get(func() map[string]bool {
+		return map[string]bool{"const": true, "override": true, "final": true, "noexcept": true,
+			"volatile": true, "mutable": true, "try": true}
+	})
+}
+
+var cAfterParamsLazy lazy[map[string]bool]
 
 func cIsOperator(h []token) bool { return findIdent(h, "operator") >= 0 }
 

@@ -77,7 +77,15 @@ func (g *goFile) text(start, end gotoken.Pos) string {
 	return tidy(strings.TrimSpace(sb.String()))
 }
 
-var tidier = strings.NewReplacer("( ", "(", "[ ", "[", ", )", ")", ",)", ")", " )", ")", ", ]", "]", " ]", "]", ", }", " }")
+// tidier drops the space inside brackets and the comma before a closing
+// one, made on first use.
+func tidier() *strings.Replacer {
+	return tidierLazy.get(func() *strings.Replacer {
+		return strings.NewReplacer("( ", "(", "[ ", "[", ", )", ")", ",)", ")", " )", ")", ", ]", "]", " ]", "]", ", }", " }")
+	})
+}
+
+var tidierLazy lazy[*strings.Replacer]
 
 // tidy puts code on one line: runs of white space become one space, none
 // is left inside brackets, and a comma before a closing bracket goes.
@@ -86,7 +94,7 @@ func tidy(s string) string {
 	if !strings.ContainsAny(s, "([{") {
 		return tools.Clip(s, maxSignature)
 	}
-	return tools.Clip(tidier.Replace(s), maxSignature)
+	return tools.Clip(tidier().Replace(s), maxSignature)
 }
 
 // recvType is the name of a method's receiver type ("T" in (t *T[K])).

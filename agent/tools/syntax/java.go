@@ -1,7 +1,5 @@
 package syntax
 
-import "sync"
-
 import "strings"
 
 // The rules for Java. Shown: the package and imports; classes,
@@ -14,11 +12,15 @@ var javaRules = &braceRules{brace: javaBrace, item: javaItem}
 
 func outlineJava(toks []token, src string) []Symbol { return outlineBraces(toks, javaRules) }
 
-var javaModifiers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"public": true, "private": true, "protected": true, "static": true,
-		"final": true, "abstract": true, "synchronized": true, "native": true, "default": true,
-		"sealed": true, "strictfp": true, "transient": true, "volatile": true}
-})
+func javaModifiers() map[string]bool {
+	return javaModifiersLazy.get(func() map[string]bool {
+		return map[string]bool{"public": true, "private": true, "protected": true, "static": true,
+			"final": true, "abstract": true, "synchronized": true, "native": true, "default": true,
+			"sealed": true, "strictfp": true, "transient": true, "volatile": true}
+	})
+}
+
+var javaModifiersLazy lazy[map[string]bool]
 
 // javaCore strips annotations and modifiers from h; sig is h without its
 // annotations.
@@ -52,9 +54,13 @@ func javaCore(h []token) (core, sig []token) {
 	return core, sig
 }
 
-var javaTypeKinds = sync.OnceValue(func() map[string]string {
-	return map[string]string{"class": KindClass, "interface": KindInterface, "enum": KindEnum, "record": KindRecord}
-})
+func javaTypeKinds() map[string]string {
+	return javaTypeKindsLazy.get(func() map[string]string {
+		return map[string]string{"class": KindClass, "interface": KindInterface, "enum": KindEnum, "record": KindRecord}
+	})
+}
+
+var javaTypeKindsLazy lazy[map[string]string]
 
 func javaBrace(sc scope, head []token) braceAction {
 	h, sig := javaCore(head)

@@ -1,7 +1,5 @@
 package syntax
 
-import "sync"
-
 // The rules for JavaScript and TypeScript. Shown: imports; functions,
 // classes, interfaces, enums, namespaces and type aliases, exported or
 // not; const/let/var at the top (func when the value is an arrow function
@@ -14,11 +12,15 @@ func outlineJS(toks []token, src string) []Symbol { return outlineBraces(toks, j
 
 // jsModifiers are the words stripped before a declaration keyword or a
 // member name (when a name follows them).
-var jsModifiers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
-		"public": true, "private": true, "protected": true, "static": true, "readonly": true,
-		"override": true, "accessor": true, "async": true, "get": true, "set": true}
-})
+func jsModifiers() map[string]bool {
+	return jsModifiersLazy.get(func() map[string]bool {
+		return map[string]bool{"export": true, "default": true, "declare": true, "abstract": true,
+			"public": true, "private": true, "protected": true, "static": true, "readonly": true,
+			"override": true, "accessor": true, "async": true, "get": true, "set": true}
+	})
+}
+
+var jsModifiersLazy lazy[map[string]bool]
 
 // jsCore strips decorators and modifiers from the start of h.
 func jsCore(h []token) []token {

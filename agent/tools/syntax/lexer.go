@@ -1,7 +1,5 @@
 package syntax
 
-import "sync"
-
 // This file is the tokenizer shared by the outliners of the languages zut
 // does not parse exactly. It knows each language's comments, strings and
 // literals well enough that nothing inside them is ever taken for code:
@@ -504,11 +502,15 @@ func (l *lexer) template(start int) {
 
 // regexKeywords are the keywords after which "/" starts a regular
 // expression rather than a division.
-var regexKeywords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true,
-		"new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
-		"yield": true, "await": true}
-})
+func regexKeywords() map[string]bool {
+	return regexKeywordsLazy.get(func() map[string]bool {
+		return map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true,
+			"new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
+			"yield": true, "await": true}
+	})
+}
+
+var regexKeywordsLazy lazy[map[string]bool]
 
 // regexAllowed reports whether a "/" at pos can start a regular expression,
 // judging by the token before it.

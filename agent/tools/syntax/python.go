@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -153,12 +152,16 @@ func isPyAssign(line []token) bool {
 }
 
 // pyKeywords are the statement keywords that never start an assignment.
-var pyKeywords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"if": true, "elif": true, "else": true, "for": true, "while": true, "try": true,
-		"except": true, "finally": true, "with": true, "return": true, "pass": true, "raise": true, "del": true,
-		"global": true, "nonlocal": true, "assert": true, "break": true, "continue": true, "lambda": true,
-		"yield": true, "await": true, "match": true, "case": true, "print": true, "type": true}
-})
+func pyKeywords() map[string]bool {
+	return pyKeywordsLazy.get(func() map[string]bool {
+		return map[string]bool{"if": true, "elif": true, "else": true, "for": true, "while": true, "try": true,
+			"except": true, "finally": true, "with": true, "return": true, "pass": true, "raise": true, "del": true,
+			"global": true, "nonlocal": true, "assert": true, "break": true, "continue": true, "lambda": true,
+			"yield": true, "await": true, "match": true, "case": true, "print": true, "type": true}
+	})
+}
+
+var pyKeywordsLazy lazy[map[string]bool]
 
 // pyImports makes one import symbol per module of an import statement.
 func pyImports(line []token, depth int) []Symbol {

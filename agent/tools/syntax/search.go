@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/scanner"
 	"strings"
-	"sync"
 
 	"github.com/zut-go/zut/agent/tools"
 )
@@ -108,16 +107,20 @@ func filter(syms []Symbol, q query) []Symbol {
 }
 
 // callKeywords stand before "(" without being calls.
-var callKeywords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"if": true, "elif": true, "for": true, "while": true, "switch": true,
-		"return": true, "sizeof": true, "catch": true, "function": true, "def": true, "fn": true,
-		"class": true, "typeof": true, "and": true, "or": true, "not": true, "in": true, "is": true,
-		"with": true, "assert": true, "del": true, "yield": true, "await": true,
-		"match": true, "case": true, "except": true, "defined": true, "alignof": true, "decltype": true,
-		"throw": true, "else": true, "do": true, "import": true,
-		"synchronized": true, "instanceof": true, "void": true, "struct": true, "union": true, "enum": true,
-		"__attribute__": true, "__declspec": true, "alignas": true, "static_assert": true, "noexcept": true}
-})
+func callKeywords() map[string]bool {
+	return callKeywordsLazy.get(func() map[string]bool {
+		return map[string]bool{"if": true, "elif": true, "for": true, "while": true, "switch": true,
+			"return": true, "sizeof": true, "catch": true, "function": true, "def": true, "fn": true,
+			"class": true, "typeof": true, "and": true, "or": true, "not": true, "in": true, "is": true,
+			"with": true, "assert": true, "del": true, "yield": true, "await": true,
+			"match": true, "case": true, "except": true, "defined": true, "alignof": true, "decltype": true,
+			"throw": true, "else": true, "do": true, "import": true,
+			"synchronized": true, "instanceof": true, "void": true, "struct": true, "union": true, "enum": true,
+			"__attribute__": true, "__declspec": true, "alignas": true, "static_assert": true, "noexcept": true}
+	})
+}
+
+var callKeywordsLazy lazy[map[string]bool]
 
 // declOffsets are the offsets of the outline's name tokens.
 func declOffsets(outline []Symbol) map[int]bool {

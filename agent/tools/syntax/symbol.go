@@ -3,7 +3,6 @@ package syntax
 import (
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/tools"
@@ -81,29 +80,41 @@ type language struct {
 var (
 	langGo     = &language{name: "Go", exact: true}
 	langPython = &language{name: "Python", lex: &lexSpec{hashComment: true, python: true}, outline: outlinePython}
-	jsSpec     = &lexSpec{lineComments: []string{"//"}, blockComment: true, js: true, dollar: true}
-	langJS     = &language{name: "JavaScript", lex: jsSpec, outline: outlineJS}
-	langTS     = &language{name: "TypeScript", lex: jsSpec, outline: outlineJS}
+	jsSpec     = &jsLex
+	langJS     = &language{name: "JavaScript", lex: &jsLex, outline: outlineJS}
+	langTS     = &language{name: "TypeScript", lex: &jsLex, outline: outlineJS}
 	langRust   = &language{name: "Rust", lex: &lexSpec{lineComments: []string{"//"}, blockComment: true, nestComments: true, rust: true, multiline: true}, outline: outlineRust}
-	cSpec      = &lexSpec{lineComments: []string{"//"}, blockComment: true, directives: true, cpp: true, dollar: true}
-	langC      = &language{name: "C", lex: cSpec, outline: outlineC}
-	langCPP    = &language{name: "C++", lex: cSpec, outline: outlineC}
+	cSpec      = &cLex
+	langC      = &language{name: "C", lex: &cLex, outline: outlineC}
+	langCPP    = &language{name: "C++", lex: &cLex, outline: outlineC}
 	langJava   = &language{name: "Java", lex: &lexSpec{lineComments: []string{"//"}, blockComment: true, java: true, dollar: true}, outline: outlineJava}
 )
 
+// The lexers two languages share. The languages point at them by address,
+// not through jsSpec and cSpec, so that the compiler lays all of this out
+// as data instead of running an initialiser at every start.
+var (
+	jsLex = lexSpec{lineComments: []string{"//"}, blockComment: true, js: true, dollar: true}
+	cLex  = lexSpec{lineComments: []string{"//"}, blockComment: true, directives: true, cpp: true, dollar: true}
+)
+
 // extensions maps file name extensions to languages.
-var extensions = sync.OnceValue(func() map[string]*language {
-	return map[string]*language{
-		".go": langGo,
-		".py": langPython, ".pyi": langPython, ".pyw": langPython,
-		".js": langJS, ".mjs": langJS, ".cjs": langJS, ".jsx": langJS,
-		".ts": langTS, ".mts": langTS, ".cts": langTS, ".tsx": langTS,
-		".rs": langRust,
-		".c":  langC, ".h": langC,
-		".cc": langCPP, ".cpp": langCPP, ".cxx": langCPP, ".c++": langCPP, ".hh": langCPP, ".hpp": langCPP, ".hxx": langCPP, ".h++": langCPP, ".ipp": langCPP, ".tpp": langCPP,
-		".java": langJava,
-	}
-})
+func extensions() map[string]*language {
+	return extensionsLazy.get(func() map[string]*language {
+		return map[string]*language{
+			".go": langGo,
+			".py": langPython, ".pyi": langPython, ".pyw": langPython,
+			".js": langJS, ".mjs": langJS, ".cjs": langJS, ".jsx": langJS,
+			".ts": langTS, ".mts": langTS, ".cts": langTS, ".tsx": langTS,
+			".rs": langRust,
+			".c":  langC, ".h": langC,
+			".cc": langCPP, ".cpp": langCPP, ".cxx": langCPP, ".c++": langCPP, ".hh": langCPP, ".hpp": langCPP, ".hxx": langCPP, ".h++": langCPP, ".ipp": langCPP, ".tpp": langCPP,
+			".java": langJava,
+		}
+	})
+}
+
+var extensionsLazy lazy[map[string]*language]
 
 // languageOf is the language of a file, by its extension, or nil.
 func languageOf(path string) *language {

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zut-go/zut/agent/tools"
@@ -472,27 +471,31 @@ func countFiles(syms []Symbol) int {
 
 // kindWords are, for each kind, the words that show it in a signature
 // by themselves, so that the kind is not written before it.
-var kindWords = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		KindFunc:      {"func", "def", "fn", "function", "function*"},
-		KindMethod:    {"func", "def", "fn", "function", "function*"},
-		KindType:      {"type", "typedef", "using"},
-		KindStruct:    {"type", "struct", "typedef"},
-		KindInterface: {"type", "interface", "@interface"},
-		KindClass:     {"class"},
-		KindEnum:      {"type", "enum", "typedef"},
-		KindTrait:     {"trait"},
-		KindUnion:     {"union", "typedef"},
-		KindRecord:    {"record"},
-		KindImpl:      {"impl"},
-		KindNamespace: {"namespace", "mod", "module"},
-		KindVar:       {"var", "let", "static"},
-		KindConst:     {"const", "constexpr"},
-		KindImport:    {"import", "use", "from", "#include", "#import", "#include_next"},
-		KindPackage:   {"package"},
-		KindMacro:     {"#define", "macro_rules!"},
-	}
-})
+func kindWords() map[string][]string {
+	return kindWordsLazy.get(func() map[string][]string {
+		return map[string][]string{
+			KindFunc:      {"func", "def", "fn", "function", "function*"},
+			KindMethod:    {"func", "def", "fn", "function", "function*"},
+			KindType:      {"type", "typedef", "using"},
+			KindStruct:    {"type", "struct", "typedef"},
+			KindInterface: {"type", "interface", "@interface"},
+			KindClass:     {"class"},
+			KindEnum:      {"type", "enum", "typedef"},
+			KindTrait:     {"trait"},
+			KindUnion:     {"union", "typedef"},
+			KindRecord:    {"record"},
+			KindImpl:      {"impl"},
+			KindNamespace: {"namespace", "mod", "module"},
+			KindVar:       {"var", "let", "static"},
+			KindConst:     {"const", "constexpr"},
+			KindImport:    {"import", "use", "from", "#include", "#import", "#include_next"},
+			KindPackage:   {"package"},
+			KindMacro:     {"#define", "macro_rules!"},
+		}
+	})
+}
+
+var kindWordsLazy lazy[map[string][]string]
 
 // label is how a symbol is shown: its signature, after its kind unless a
 // word of the signature already says it.

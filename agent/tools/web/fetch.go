@@ -162,7 +162,7 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	var blocked error
 	var lastErr error
 	for _, a := range addrs {
-		if why := nonPublic(a); why != "" && !private {
+		if why := sandbox.NonPublic(a); why != "" && !private {
 			if blocked == nil {
 				blocked = &BlockedError{Host: host, Addr: a.Unmap(), Port: portText, Reason: why}
 			}
@@ -202,7 +202,7 @@ func (d *dialer) control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return err
 	}
-	if why := nonPublic(ap.Addr()); why != "" {
+	if why := sandbox.NonPublic(ap.Addr()); why != "" {
 		return &BlockedError{Host: ap.Addr().String(), Addr: ap.Addr(), Reason: why}
 	}
 	return nil

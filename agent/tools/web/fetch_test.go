@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/zut-go/zut/agent/sandbox"
 )
 
 func TestNonPublic(t *testing.T) {
@@ -56,8 +58,8 @@ func TestNonPublic(t *testing.T) {
 		{"fec0::1", "a reserved address"}, // site-local
 	}
 	for _, tc := range tests {
-		if got := nonPublic(netip.MustParseAddr(tc.addr)); got != tc.want {
-			t.Errorf("nonPublic(%s) = %q, want %q", tc.addr, got, tc.want)
+		if got := sandbox.NonPublic(netip.MustParseAddr(tc.addr)); got != tc.want {
+			t.Errorf("sandbox.NonPublic(%s) = %q, want %q", tc.addr, got, tc.want)
 		}
 	}
 }

@@ -199,21 +199,33 @@ func alwaysDropped(n *node) bool {
 }
 
 // boilerplateRoles are ARIA roles of page furniture.
-var boilerplateRoles = map[string]bool{
-	"navigation": true, "banner": true, "contentinfo": true, "search": true, "complementary": true,
-	"dialog": true, "alertdialog": true, "menubar": true, "menu": true, "toolbar": true,
+func boilerplateRoles() map[string]bool {
+	return boilerplateRolesLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"navigation": true, "banner": true, "contentinfo": true, "search": true, "complementary": true,
+			"dialog": true, "alertdialog": true, "menubar": true, "menu": true, "toolbar": true,
+		}
+	})
 }
+
+var boilerplateRolesLazy lazy[map[string]bool]
 
 // boilerplateWords are words of class names and ids that mark page
 // furniture.
-var boilerplateWords = map[string]bool{
-	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "sidebar": true,
-	"breadcrumb": true, "breadcrumbs": true, "navbar": true, "navigation": true, "nav": true,
-	"menu": true, "footer": true, "masthead": true, "advert": true, "advertisement": true,
-	"ads": true, "ad": true, "sponsor": true, "sponsored": true, "promo": true, "social": true,
-	"share": true, "sharing": true, "newsletter": true, "subscribe": true, "popup": true,
-	"modal": true, "skip": true, "skiplink": true, "related": true, "comments": true,
+func boilerplateWords() map[string]bool {
+	return boilerplateWordsLazy.get(func() map[string]bool {
+		return map[string]bool{
+			"cookie": true, "cookies": true, "consent": true, "gdpr": true, "sidebar": true,
+			"breadcrumb": true, "breadcrumbs": true, "navbar": true, "navigation": true, "nav": true,
+			"menu": true, "footer": true, "masthead": true, "advert": true, "advertisement": true,
+			"ads": true, "ad": true, "sponsor": true, "sponsored": true, "promo": true, "social": true,
+			"share": true, "sharing": true, "newsletter": true, "subscribe": true, "popup": true,
+			"modal": true, "skip": true, "skiplink": true, "related": true, "comments": true,
+		}
+	})
 }
+
+var boilerplateWordsLazy lazy[map[string]bool]
 
 // looksBoilerplate reports an element that is page furniture by its tag,
 // role, class or id: a form, a footer, a site header, a cookie banner.
@@ -226,7 +238,7 @@ func (t *tree) looksBoilerplate(i int32) bool {
 	case tagHeader:
 		return !t.inside(i, tagArticle) && !t.inside(i, tagMain) && !t.hasHeading1(i)
 	}
-	return boilerplateRoles[t.attr(n, aRole)] || hasBoilerplateWord(t.attr(n, aClass)) || hasBoilerplateWord(t.attr(n, aID))
+	return boilerplateRoles()[t.attr(n, aRole)] || hasBoilerplateWord(t.attr(n, aClass)) || hasBoilerplateWord(t.attr(n, aID))
 }
 
 // hasBoilerplateWord reports whether one of the words of a class or id
@@ -244,7 +256,7 @@ func hasBoilerplateWord(s string) bool {
 			for k := i; k < j; k++ {
 				w = append(w, lower(s[k]))
 			}
-			if boilerplateWords[string(w)] {
+			if boilerplateWords()[string(w)] {
 				return true
 			}
 		}
@@ -320,10 +332,6 @@ func fenceOf(l []byte) string {
 
 // fences are runs of backticks by length, shared to spare allocations; a
 // longer run than any here is treated as the longest.
-var fences = func() []string {
-	f := make([]string, 17)
-	for i := range f {
-		f[i] = strings.Repeat("`", i)
-	}
-	return f
-}()
+var fences = [...]string{"", "`", "``", "```", "````", "`````", "``````", "```````", "````````",
+	"`````````", "``````````", "```````````", "````````````", "`````````````", "``````````````",
+	"```````````````", "````````````````"}

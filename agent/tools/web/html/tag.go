@@ -119,35 +119,41 @@ const (
 	tagDatalist
 )
 
-var tagNames = map[string]tag{
-	"a": tagA, "abbr": tagAbbr, "address": tagAddress, "article": tagArticle, "aside": tagAside,
-	"audio": tagAudio, "b": tagB, "base": tagBase, "blockquote": tagBlockquote, "body": tagBody,
-	"br": tagBr, "button": tagButton, "canvas": tagCanvas, "caption": tagCaption, "center": tagCenter,
-	"code": tagCode, "dd": tagDd, "details": tagDetails, "dialog": tagDialog, "div": tagDiv,
-	"dl": tagDl, "dt": tagDt, "em": tagEm, "embed": tagEmbed, "fieldset": tagFieldset,
-	"figcaption": tagFigcaption, "figure": tagFigure, "footer": tagFooter, "form": tagForm,
-	"h1": tagH1, "h2": tagH2, "h3": tagH3, "h4": tagH4, "h5": tagH5, "h6": tagH6,
-	"head": tagHead, "header": tagHeader, "hgroup": tagHgroup, "hr": tagHr, "html": tagHTML,
-	"i": tagI, "iframe": tagIframe, "img": tagImg, "input": tagInput, "kbd": tagKbd,
-	"label": tagLabel, "legend": tagLegend, "li": tagLi, "link": tagLink, "main": tagMain,
-	"math": tagMath, "menu": tagMenu, "meta": tagMeta, "nav": tagNav, "noembed": tagNoembed,
-	"noframes": tagNoframes, "noscript": tagNoscript, "object": tagObject, "ol": tagOl,
-	"option": tagOption, "p": tagP, "picture": tagPicture, "plaintext": tagPlaintext, "pre": tagPre,
-	"listing": tagPre, "samp": tagSamp, "script": tagScript, "search": tagSearch, "section": tagSection,
-	"select": tagSelect, "small": tagSmall, "span": tagSpan, "strong": tagStrong, "style": tagStyle,
-	"sub": tagSub, "summary": tagSummary, "sup": tagSup, "svg": tagSvg, "table": tagTable,
-	"tbody": tagTbody, "td": tagTd, "template": tagTemplate, "textarea": tagTextarea,
-	"tfoot": tagTfoot, "th": tagTh, "thead": tagThead, "title": tagTitle, "tr": tagTr, "tt": tagTt,
-	"u": tagU, "ul": tagUl, "var": tagVar, "video": tagVideo, "wbr": tagWbr, "xmp": tagXMP,
-	"area": tagArea, "col": tagCol, "source": tagSource, "track": tagTrack, "param": tagParam,
-	"mark": tagMark, "q": tagQ, "s": tagS, "cite": tagCite, "time": tagTime, "del": tagDel,
-	"ins": tagIns, "dfn": tagDfn, "map": tagMap, "datalist": tagDatalist, "image": tagImg,
+func tagNames() map[string]tag {
+	return tagNamesLazy.get(func() map[string]tag {
+		return map[string]tag{
+			"a": tagA, "abbr": tagAbbr, "address": tagAddress, "article": tagArticle, "aside": tagAside,
+			"audio": tagAudio, "b": tagB, "base": tagBase, "blockquote": tagBlockquote, "body": tagBody,
+			"br": tagBr, "button": tagButton, "canvas": tagCanvas, "caption": tagCaption, "center": tagCenter,
+			"code": tagCode, "dd": tagDd, "details": tagDetails, "dialog": tagDialog, "div": tagDiv,
+			"dl": tagDl, "dt": tagDt, "em": tagEm, "embed": tagEmbed, "fieldset": tagFieldset,
+			"figcaption": tagFigcaption, "figure": tagFigure, "footer": tagFooter, "form": tagForm,
+			"h1": tagH1, "h2": tagH2, "h3": tagH3, "h4": tagH4, "h5": tagH5, "h6": tagH6,
+			"head": tagHead, "header": tagHeader, "hgroup": tagHgroup, "hr": tagHr, "html": tagHTML,
+			"i": tagI, "iframe": tagIframe, "img": tagImg, "input": tagInput, "kbd": tagKbd,
+			"label": tagLabel, "legend": tagLegend, "li": tagLi, "link": tagLink, "main": tagMain,
+			"math": tagMath, "menu": tagMenu, "meta": tagMeta, "nav": tagNav, "noembed": tagNoembed,
+			"noframes": tagNoframes, "noscript": tagNoscript, "object": tagObject, "ol": tagOl,
+			"option": tagOption, "p": tagP, "picture": tagPicture, "plaintext": tagPlaintext, "pre": tagPre,
+			"listing": tagPre, "samp": tagSamp, "script": tagScript, "search": tagSearch, "section": tagSection,
+			"select": tagSelect, "small": tagSmall, "span": tagSpan, "strong": tagStrong, "style": tagStyle,
+			"sub": tagSub, "summary": tagSummary, "sup": tagSup, "svg": tagSvg, "table": tagTable,
+			"tbody": tagTbody, "td": tagTd, "template": tagTemplate, "textarea": tagTextarea,
+			"tfoot": tagTfoot, "th": tagTh, "thead": tagThead, "title": tagTitle, "tr": tagTr, "tt": tagTt,
+			"u": tagU, "ul": tagUl, "var": tagVar, "video": tagVideo, "wbr": tagWbr, "xmp": tagXMP,
+			"area": tagArea, "col": tagCol, "source": tagSource, "track": tagTrack, "param": tagParam,
+			"mark": tagMark, "q": tagQ, "s": tagS, "cite": tagCite, "time": tagTime, "del": tagDel,
+			"ins": tagIns, "dfn": tagDfn, "map": tagMap, "datalist": tagDatalist, "image": tagImg,
+		}
+	})
 }
+
+var tagNamesLazy lazy[map[string]tag]
 
 // lookupTag returns the tag of a lower-case element name, and the name as
 // a string for the elements that are tagOther.
 func lookupTag(name []byte) (tag, string) {
-	if tg, ok := tagNames[string(name)]; ok {
+	if tg, ok := tagNames()[string(name)]; ok {
 		return tg, ""
 	}
 	return tagOther, string(name)

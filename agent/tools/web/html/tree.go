@@ -52,10 +52,16 @@ const (
 	aStart
 )
 
-var attrKeys = map[string]attrKey{
-	"href": aHref, "alt": aAlt, "title": aTitle, "aria-label": aLabel, "class": aClass,
-	"id": aID, "role": aRole, "start": aStart,
+func attrKeys() map[string]attrKey {
+	return attrKeysLazy.get(func() map[string]attrKey {
+		return map[string]attrKey{
+			"href": aHref, "alt": aAlt, "title": aTitle, "aria-label": aLabel, "class": aClass,
+			"id": aID, "role": aRole, "start": aStart,
+		}
+	})
 }
+
+var attrKeysLazy lazy[map[string]attrKey]
 
 // attr returns the value of attribute k of node n, "" when it has none.
 func (t *tree) attr(n *node, k attrKey) string {
@@ -263,7 +269,7 @@ func (b *builder) element(tg tag, name string, tok *Token) node {
 			n.hidden = n.hidden || strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
 			continue
 		}
-		k, ok := attrKeys[string(at.Name)]
+		k, ok := attrKeys()[string(at.Name)]
 		if !ok || len(t.attrs)-int(n.attr) >= 255 {
 			continue
 		}
