@@ -282,6 +282,7 @@ func TestUIForkAndTree(t *testing.T) {
 	h.submit("another question", "third answer")
 	h.enter("/tree")
 	h.waitText("Session tree")
+	h.idle() // the frame after the dialog's first one is the settled screen
 	// The branches are drawn as a tree under the entry they fork from,
 	// with the user's words, plain first lines and entry ids.
 	uiGolden(t, "tree", maskIDs(maskDates(h.screen(false))))
