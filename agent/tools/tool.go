@@ -216,6 +216,9 @@ func (r Result) withDetails(v any) Result {
 
 // definition builds a provider.Tool from a schema written as Go values.
 func definition(name, description string, schema map[string]any) provider.Tool {
+	if b, ok := appendSchema(nil, schema); ok {
+		return provider.Tool{Name: name, Description: description, Schema: b}
+	}
 	b, err := json.Marshal(schema)
 	if err != nil {
 		panic("tools: schema of " + name + " does not encode: " + err.Error())
