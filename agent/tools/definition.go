@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // appendSchema appends the JSON encoding of a schema written as Go values,
@@ -75,17 +76,34 @@ func appendSchema(b []byte, v any) (_ []byte, ok bool) {
 	return b, false
 }
 
-// appendSchemaString appends s as a JSON string. Printable ASCII without
-// the characters json.Marshal escapes is copied; any other string is left
-// to json.Marshal, so the escapes are its own.
+// appendSchemaString appends s as a JSON string. Quotes and backslashes
+// are escaped and valid UTF-8 copied, as json.Marshal does; a string with
+// anything else it escapes (control characters, <, >, &, U+2028, U+2029,
+// invalid UTF-8) is left to json.Marshal, so those escapes are its own.
 func appendSchemaString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
+	start := len(b)
 	b = append(b, '"')
-	b = append(b, s...)
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+			i++
+			continue
+		case c < utf8.RuneSelf && c >= 0x20 && c != '<' && c != '>' && c != '&':
+			b = append(b, c)
+			i++
+			continue
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if (r != utf8.RuneError || size != 1) && r != '\u2028' && r != '\u2029' {
+				b = append(b, s[i:i+size]...)
+				i += size
+				continue
+			}
+		}
+		q, _ := json.Marshal(s) // a string always encodes
+		return append(b[:start], q...)
+	}
 	return append(b, '"')
 }

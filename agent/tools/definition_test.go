@@ -27,6 +27,8 @@ func TestAppendSchema(t *testing.T) {
 			"mode": map[string]any{"enum": []any{"a", "b", 1, nil}},
 		}, "required": []string{"path"}, "additionalProperties": false}, true},
 		{"empty and nil slices", map[string]any{"a": []string{}, "b": []string(nil), "c": []any{}, "d": []any(nil)}, true},
+		{"quotes and backslashes", map[string]any{"pattern": `e.g. "func \\w+Handler" or \`, `k"\`: "v"}, true},
+		{"unicode", map[string]any{"d": "é — ✓ 日本 \ufffd 😀"}, true},
 		{"escapes", map[string]any{"q": `say "hi"\now`, "html": "<a href='x'>&</a>", "ctl": "tab\there\nline\r\b\f\x01",
 			"uni": "é — ✓ \u2028 \u2029", "bad": "\xff\xfe", "del": "\x7f", "key \"quoted\"": 1}, true},
 		{"float", map[string]any{"x": 1.5}, false},
@@ -70,4 +72,17 @@ func TestDefinitionsEncodeAsMarshal(t *testing.T) {
 			t.Errorf("%s: schema\n%s\nwant\n%s", d.Name, d.Schema, want)
 		}
 	}
+}
+
+// FuzzAppendSchemaString: any string encodes as json.Marshal encodes it.
+func FuzzAppendSchemaString(f *testing.F) {
+	for _, s := range []string{"", "plain", `a "q" \ b`, "é\u2028\xff<&>\x00", "\ufffd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendSchemaString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendSchemaString(%q) = %s, want %s", s, got, want)
+		}
+	})
 }
