@@ -141,6 +141,7 @@ func TestStreamGolden(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".sse")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each fixture its own golden file; splitting at every byte is CPU work
 			body, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
