@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 
 	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/skills"
@@ -181,19 +182,29 @@ func (cfg Config) withDefaults() Config {
 		cfg.Env, _ = provider.ChildEnv(os.Environ())
 	}
 	if cfg.Shell == "" {
-		if p, err := exec.LookPath("bash"); err == nil {
-			cfg.Shell = p
-		} else {
-			cfg.Shell = "sh"
-		}
+		cfg.Shell = shellPath()
 	}
 	if cfg.Ripgrep == "" && !cfg.NoRipgrep {
-		if p, err := exec.LookPath("rg"); err == nil {
-			cfg.Ripgrep = p
-		}
+		cfg.Ripgrep = ripgrepPath()
 	}
 	return cfg
 }
+
+// shellPath and ripgrepPath look bash and rg up on PATH once for the
+// process: every tool set fills its Config (the built-ins, python, ast,
+// worktree, the bot's files), and each lookup stats every PATH entry.
+var (
+	shellPath = sync.OnceValue(func() string {
+		if p, err := exec.LookPath("bash"); err == nil {
+			return p
+		}
+		return "sh"
+	})
+	ripgrepPath = sync.OnceValue(func() string {
+		p, _ := exec.LookPath("rg")
+		return p
+	})
+)
 
 // textResult is a successful result holding one text block.
 func textResult(s string) Result {
