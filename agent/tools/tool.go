@@ -181,18 +181,33 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Env == nil {
 		cfg.Env, _ = provider.ChildEnv(os.Environ())
 	}
-	if cfg.Shell == "" {
-		cfg.Shell = shellPath()
-	}
-	if cfg.Ripgrep == "" && !cfg.NoRipgrep {
-		cfg.Ripgrep = ripgrepPath()
-	}
 	return cfg
 }
 
-// shellPath and ripgrepPath look bash and rg up on PATH once for the
-// process: every tool set fills its Config (the built-ins, python, ast,
-// worktree, the bot's files), and each lookup stats every PATH entry.
+// shell is the shell bash runs commands with: Shell, else bash from PATH,
+// else sh.
+func (cfg Config) shell() string {
+	if cfg.Shell != "" {
+		return cfg.Shell
+	}
+	return shellPath()
+}
+
+// ripgrep is the rg grep runs, "" for the Go backend.
+func (cfg Config) ripgrep() string {
+	if cfg.NoRipgrep {
+		return ""
+	}
+	if cfg.Ripgrep != "" {
+		return cfg.Ripgrep
+	}
+	return ripgrepPath()
+}
+
+// shellPath and ripgrepPath look bash and rg up on PATH when a command or
+// a search first needs them, once for the process: a turn that runs
+// neither stats no PATH entry for them, and every tool set of a run
+// (built-ins, python, ast, worktree, the bot's files) shares the answer.
 var (
 	shellPath = sync.OnceValue(func() string {
 		if p, err := exec.LookPath("bash"); err == nil {
