@@ -164,6 +164,9 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 		all = append(all, ts.added[k]...)
 	}
 	off := a.disabledTools()
+	if len(off) == 0 {
+		return all
+	}
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 
 	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/skills"
@@ -192,20 +193,45 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Env == nil {
 		cfg.Env, _ = provider.ChildEnv(os.Environ())
 	}
-	if cfg.Shell == "" {
-		if p, err := exec.LookPath("bash"); err == nil {
-			cfg.Shell = p
-		} else {
-			cfg.Shell = "sh"
-		}
-	}
-	if cfg.Ripgrep == "" && !cfg.NoRipgrep {
-		if p, err := exec.LookPath("rg"); err == nil {
-			cfg.Ripgrep = p
-		}
-	}
 	return cfg
 }
+
+// shell is the shell bash runs commands with: Shell, else bash from PATH,
+// else sh.
+func (cfg Config) shell() string {
+	if cfg.Shell != "" {
+		return cfg.Shell
+	}
+	return shellPath()
+}
+
+// ripgrep is the rg grep runs, "" for the Go backend.
+func (cfg Config) ripgrep() string {
+	if cfg.NoRipgrep {
+		return ""
+	}
+	if cfg.Ripgrep != "" {
+		return cfg.Ripgrep
+	}
+	return ripgrepPath()
+}
+
+// shellPath and ripgrepPath look bash and rg up on PATH when a command or
+// a search first needs them, once for the process: a turn that runs
+// neither stats no PATH entry for them, and every tool set of a run
+// (built-ins, python, ast, worktree, the bot's files) shares the answer.
+var (
+	shellPath = sync.OnceValue(func() string {
+		if p, err := exec.LookPath("bash"); err == nil {
+			return p
+		}
+		return "sh"
+	})
+	ripgrepPath = sync.OnceValue(func() string {
+		p, _ := exec.LookPath("rg")
+		return p
+	})
+)
 
 // textResult is a successful result holding one text block.
 func textResult(s string) Result {
@@ -228,6 +254,9 @@ func (r Result) withDetails(v any) Result {
 
 // definition builds a provider.Tool from a schema written as Go values.
 func definition(name, description string, schema map[string]any) provider.Tool {
+	if b, ok := appendSchema(nil, schema); ok {
+		return provider.Tool{Name: name, Description: description, Schema: b}
+	}
 	b, err := json.Marshal(schema)
 	if err != nil {
 		panic("tools: schema of " + name + " does not encode: " + err.Error())
