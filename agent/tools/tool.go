@@ -217,21 +217,35 @@ func (cfg Config) ripgrep() string {
 }
 
 // shellPath and ripgrepPath look bash and rg up on PATH when a command or
-// a search first needs them, once for the process: a turn that runs
+// a search first needs one of them, both at once and once for the process: a turn that runs
 // neither stats no PATH entry for them, and every tool set of a run
 // (built-ins, python, ast, worktree, the bot's files) shares the answer.
-var (
-	shellPath = sync.OnceValue(func() string {
-		if p, err := exec.LookPath("bash"); err == nil {
-			return p
-		}
-		return "sh"
-	})
-	ripgrepPath = sync.OnceValue(func() string {
-		p, _ := exec.LookPath("rg")
-		return p
-	})
-)
+func shellPath() string {
+	lookups.once.Do(lookups.find)
+	return lookups.shell
+}
+
+func ripgrepPath() string {
+	lookups.once.Do(lookups.find)
+	return lookups.rg
+}
+
+// programs holds their answers. A package variable of it needs no
+// initialiser at start-up, as a package-level sync.OnceValue would.
+type programs struct {
+	once      sync.Once
+	shell, rg string
+}
+
+var lookups programs
+
+func (p *programs) find() {
+	p.shell = "sh"
+	if path, err := exec.LookPath("bash"); err == nil {
+		p.shell = path
+	}
+	p.rg, _ = exec.LookPath("rg")
+}
 
 // textResult is a successful result holding one text block.
 func textResult(s string) Result {
