@@ -217,9 +217,10 @@ func (cfg Config) ripgrep() string {
 }
 
 // shellPath and ripgrepPath look bash and rg up on PATH when a command or
-// a search first needs one of them, both at once and once for the process: a turn that runs
-// neither stats no PATH entry for them, and every tool set of a run
-// (built-ins, python, ast, worktree, the bot's files) shares the answer.
+// a search first needs one of them (both at once, once for the process):
+// a turn that runs neither stats no PATH entry for them, and every tool
+// set of a run (built-ins, python, ast, worktree, the bot's files) shares
+// the answer.
 func shellPath() string {
 	lookups.once.Do(lookups.find)
 	return lookups.shell
