@@ -654,3 +654,44 @@ func (s *script) serve(dir string) {
 	s.t.Cleanup(srv.Close)
 	s.env["SERVER"] = srv.URL
 }
+
+// BenchmarkStreamInProcess is the whole program in this process, as
+// testdata/bench.sh's stream case runs it: zut -p of one answer streamed
+// as 25,000 text deltas, without a session or extensions. Profile it with
+// go test -run '^$' -bench StreamInProcess -cpuprofile cpu.out .
+func BenchmarkStreamInProcess(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		deltas int
+		args   []string
+	}{
+		{"text", 3, []string{"-p", "--no-session", "--no-extensions", "hi"}},
+		{"stream25k", 25000, []string{"-p", "--no-session", "--no-extensions", "go"}},
+		{"stream25k-session", 25000, []string{"-p", "go"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			srv := providertest.NewServerFunc(func(providertest.Recorded) providertest.Reply {
+				return providertest.Reply{Text: strings.Repeat("x", tc.deltas), Chunks: tc.deltas}
+			})
+			defer srv.Close()
+			dir := b.TempDir()
+			b.Setenv("ZUT_HOME", filepath.Join(dir, "home"))
+			b.Setenv("HOME", dir)
+			b.Setenv("ANTHROPIC_API_KEY", "k")
+			b.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+			b.Chdir(dir)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var out, errs bytes.Buffer
+				if err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errs); err != nil {
+					b.Fatalf("zut %s: %v: %s", strings.Join(tc.args, " "), err, errs.String())
+				}
+				if out.Len() < tc.deltas {
+					b.Fatalf("zut %s printed %d bytes, want the %d of the answer", strings.Join(tc.args, " "), out.Len(), tc.deltas)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tc.deltas), "ns/delta")
+		})
+	}
+}

@@ -118,6 +118,13 @@ func (c *contextReader) add(p, from string, depth int, imported bool) {
 		return
 	}
 	fi, statErr := os.Stat(p)
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// Most names are absent in most places: no open to learn it again.
+		if imported {
+			c.out = append(c.out, ContextFile{Path: p, ImportedBy: from, Skipped: "not found; fix the @path in " + from})
+		}
+		return
+	}
 	if statErr == nil {
 		for _, s := range c.seen {
 			if os.SameFile(s, fi) {

@@ -185,9 +185,72 @@ func (d *anthropicDecoder) block(wire int) int {
 	return d.blocks[wire]
 }
 
+// The content_block_delta events as the Messages API writes them, member
+// for member: the prefix up to the index, and after it the delta's opening
+// up to its string (text, thinking or tool arguments).
+const (
+	deltaPrefix   = `{"type":"content_block_delta","index":`
+	textOpen      = `,"delta":{"type":"text_delta","text":`
+	thinkingOpen  = `,"delta":{"type":"thinking_delta","thinking":`
+	argumentsOpen = `,"delta":{"type":"input_json_delta","partial_json":`
+)
+
+// exactDelta decodes a content_block_delta written exactly as the API
+// writes it (deltaPrefix, the index, one of the openings, the string, "}}")
+// in one pass: only the index and the string vary, and the rest is compared
+// as bytes. Anything else, including the same event with its members in
+// another order or spaced out, is left to fastDelta (ok false, nothing
+// changed).
+func (d *anthropicDecoder) exactDelta(data []byte) bool {
+	if len(data) < len(deltaPrefix) || string(data[:len(deltaPrefix)]) != deltaPrefix {
+		return false
+	}
+	rest := data[len(deltaPrefix):]
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	index, ok := jsonInt(rest[:n])
+	if !ok {
+		return false
+	}
+	rest = rest[n:]
+	var apply func(int, string)
+	switch {
+	case hasPrefix(rest, textOpen):
+		apply, rest = d.asm.text, rest[len(textOpen):]
+	case hasPrefix(rest, thinkingOpen):
+		apply, rest = d.asm.thinking, rest[len(thinkingOpen):]
+	case hasPrefix(rest, argumentsOpen):
+		apply, rest = d.asm.toolDelta, rest[len(argumentsOpen):]
+	default:
+		return false
+	}
+	if len(rest) < 4 || rest[0] != '"' || string(rest[len(rest)-2:]) != "}}" {
+		return false
+	}
+	raw := rest[:len(rest)-2]
+	if end, _ := scanString(raw, 0); end != len(raw) {
+		return false
+	}
+	str, ok := unquote(raw, &d.scratch)
+	if !ok {
+		return false
+	}
+	apply(d.block(index), str)
+	return true
+}
+
+func hasPrefix(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
+}
+
 // fastDelta decodes the common content_block_delta without encoding/json.
 // It returns false (having changed nothing) for anything unusual.
 func (d *anthropicDecoder) fastDelta(data []byte) bool {
+	if d.exactDelta(data) {
+		return true
+	}
 	m, ok := objectMembers(data)
 	if !ok {
 		return false

@@ -141,6 +141,7 @@ func TestStreamGolden(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".sse")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each fixture its own golden file; splitting at every byte is CPU work
 			body, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -179,4 +180,34 @@ func TestFastPathsMatchSlowPaths(t *testing.T) {
 func ExampleEventType_String() {
 	fmt.Println(EventTextDelta, EventToolEnd)
 	// Output: text_delta tool_end
+}
+
+// TestExactDelta: the Messages API's own form of a delta event takes the
+// one-pass path, and every variation of it is left to the member scanner
+// (whose results FuzzFastPaths holds to encoding/json's).
+func TestExactDelta(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want bool
+	}{
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`, true},
+		{`{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"a \"b\" }}"}}`, true},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}} `, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"text":"a","type":"text_delta"}}`, false},
+		{`{"index":0,"type":"content_block_delta","delta":{"type":"text_delta","text":"a"}}`, false},
+		{`{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"a"}}`, false},
+		{`{"type":"content_block_delta","index":,"delta":{"type":"text_delta","text":"a"}}`, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","b":"c"}}`, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}}`, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\x01"}}`, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`, false},
+	} {
+		asm := &assembler{}
+		d := newDecoder(WireAnthropic, asm, "test").(*anthropicDecoder)
+		if got := d.exactDelta([]byte(tc.data)); got != tc.want {
+			t.Errorf("exactDelta(%s) = %v, want %v", tc.data, got, tc.want)
+		}
+	}
 }

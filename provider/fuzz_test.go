@@ -57,6 +57,12 @@ func FuzzFastPaths(f *testing.F) {
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","thinking":"b"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"delta":{"type":"text_delta"}}`,
 		`{"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"reasoning":"b"}}]}`,
+		// The API's own member order (exactDelta) with what it must refuse.
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\"}}"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":"}}`,
+		`{"type":"content_block_delta","index":00,"delta":{"type":"text_delta","text":"a"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"a\u0000"}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -169,6 +169,9 @@ func newSSEReader(r io.Reader) *sseReader {
 }
 
 func (s *sseReader) next() (name, data []byte, err error) {
+	if name, data, ok := s.lines.event(); ok {
+		return name, data, nil
+	}
 	s.name = s.name[:0]
 	s.data = s.data[:0]
 	hasData := false
@@ -216,6 +219,43 @@ func (s *sseReader) next() (name, data []byte, err error) {
 			s.name = append(s.name[:0], value...)
 		}
 	}
+}
+
+// event takes the next event off the buffer when it is there whole in the
+// form every API writes, an optional "event: NAME" line, one "data: DATA"
+// line and the blank line, each ended by LF alone: name and data then
+// point into the buffer (valid until the next read), with nothing copied
+// and each line looked at once. Any other form, or an event not in the
+// buffer yet, is left to the line by line reading (ok false, nothing
+// taken).
+func (l *lineReader) event() (name, data []byte, ok bool) {
+	if l.first || l.scanned != 0 {
+		return nil, nil, false
+	}
+	b := l.buf[l.start:l.end]
+	i := 0
+	if hasPrefix(b, "event: ") {
+		n := bytes.IndexByte(b, '\n')
+		if n < 0 {
+			return nil, nil, false
+		}
+		name, i = b[len("event: "):n], n+1
+	}
+	if !hasPrefix(b[i:], "data: ") {
+		return nil, nil, false
+	}
+	n := bytes.IndexByte(b[i:], '\n')
+	if n < 0 || i+n+1 >= len(b) || b[i+n+1] != '\n' {
+		return nil, nil, false
+	}
+	end := i + n + 2 // past the blank line
+	if bytes.IndexByte(b[:end], '\r') >= 0 {
+		return nil, nil, false
+	}
+	data = b[i+len("data: ") : i+n]
+	l.start += end
+	l.terminated = true
+	return name, data, true
 }
 
 // wholeDataLine reports whether an unterminated last line is a complete

@@ -58,6 +58,13 @@ var sseCases = []struct {
 	{"mixed breaks", "data: 1\r\n\ndata: 2\r\r\n", []sseEvent{{"", "1"}, {"", "2"}}},
 	{"bom", "\xef\xbb\xbfdata: 1\n\n", []sseEvent{{"", "1"}}},
 	{"colon in value", "data: {\"a\":1}\n\n", []sseEvent{{"", `{"a":1}`}}},
+	// Next to the form read whole off the buffer (lineReader.event).
+	{"two event lines", "event: a\nevent: b\ndata: 1\n\n", []sseEvent{{"b", "1"}}},
+	{"second data line", "event: a\ndata: 1\ndata: 2\n\n", []sseEvent{{"a", "1\n2"}}},
+	{"blank line with cr", "event: a\ndata: 1\n\r\nevent: b\ndata: 2\n\n", []sseEvent{{"a", "1"}, {"b", "2"}}},
+	{"cr inside the data line", "data: 1\r2\n\n", []sseEvent{{"", "1"}}},
+	{"no blank line at the end", "event: a\ndata: 1\n", []sseEvent{{"a", "1"}}},
+	{"empty event name", "event: \ndata: 1\n\n", []sseEvent{{"", "1"}}},
 	{"last event without blank line", "data: 1\n\ndata: [DONE]\n", []sseEvent{{"", "1"}, {"", "[DONE]"}}},
 	{"cut last line dropped", "data: 1\n\ndata: {\"type\":\"mess", []sseEvent{{"", "1"}}},
 	{"cut event keeps nothing", "data: a\ndata: b", nil},

@@ -178,6 +178,9 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 		all = append(all, ts.added[k]...)
 	}
 	off := a.disabledTools()
+	if len(off) == 0 && a.packaged == nil {
+		return all
+	}
 	return slices.DeleteFunc(all, func(t tools.Tool) bool {
 		n := t.Definition().Name
 		return slices.Contains(off, n) || !a.packagedOffers(n)

@@ -465,5 +465,8 @@ func (a *App) toolsIn(dir string) []tools.Tool {
 		ts = append(ts, web.Tools()...)
 	}
 	off := a.disabledTools()
+	if len(off) == 0 {
+		return ts
+	}
 	return slices.DeleteFunc(ts, func(t tools.Tool) bool { return slices.Contains(off, t.Definition().Name) })
 }

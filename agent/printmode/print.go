@@ -37,15 +37,21 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	stats := newStatsRecorder(time.Now)
 	streamed := false // --stream wrote text, not yet ended by a newline
 	emit := func(ev agent.Event) {
+		if d, ok := ev.(agent.TextDelta); ok {
+			// One for each delta of the answer, and the statistics do not
+			// count them: only --stream does anything with them.
+			if o.Stream && d.Delta != "" {
+				mu.Lock()
+				io.WriteString(e.Stdout, d.Delta)
+				streamed = true
+				mu.Unlock()
+			}
+			return
+		}
 		stats.record(ev)
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev := ev.(type) {
-		case agent.TextDelta:
-			if o.Stream && ev.Delta != "" {
-				io.WriteString(e.Stdout, ev.Delta)
-				streamed = true
-			}
 		case agent.AssistantMessage:
 			if t := visibleText(ev.Content); t != "" {
 				last = t

@@ -73,4 +73,3 @@ func explicitLocal(patterns []string, host string) bool {
 	}
 	return false
 }
-

@@ -162,7 +162,8 @@ func (t *bashTool) run(ctx context.Context, command string, timeout time.Duratio
 	if err != nil {
 		return errorResult("bash: create output pipe: %v", err), det, nil
 	}
-	cmd := exec.Command(t.cfg.Shell, "-c", command)
+	shell := t.cfg.shell()
+	cmd := exec.Command(shell, "-c", command)
 	cmd.Dir = t.cfg.CWD
 	cmd.Env = t.cfg.Env
 	cmd.Stdout, cmd.Stderr = pw, pw // stdin stays nil: /dev/null
@@ -182,7 +183,7 @@ func (t *bashTool) run(ctx context.Context, command string, timeout time.Duratio
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
-		return errorResult("bash: start %s: %v", t.cfg.Shell, unwrapPath(err)), det, nil
+		return errorResult("bash: start %s: %v", shell, unwrapPath(err)), det, nil
 	}
 	pw.Close() // the children hold the only write ends now
 

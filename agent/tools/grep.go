@@ -113,8 +113,8 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	}
 	col := &grepCollector{limit: q.limit, context: q.context, scope: t.cfg.Scope}
 	var err error
-	if t.cfg.Ripgrep != "" && !t.cfg.NoRipgrep {
-		err = ripgrep(ctx, t.cfg.Ripgrep, q, col)
+	if rg := t.cfg.ripgrep(); rg != "" {
+		err = ripgrep(ctx, rg, q, col)
 		var rerr *rgError
 		if errors.As(err, &rerr) && !rerr.emitted && ctx.Err() == nil {
 			col.skips, col.moreSkips = nil, 0

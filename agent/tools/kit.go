@@ -84,7 +84,9 @@ func (cfg Config) Resolve(p string) string { return cfg.resolve(p) }
 func (cfg Config) Display(abs string) string { return cfg.display(abs) }
 
 // WithDefaults returns cfg with its empty fields filled with their
-// defaults (working directory, home, temp dir, shell, ripgrep).
+// defaults (working directory, home, temp dir, environment); an empty
+// Shell or Ripgrep stays empty and is looked up on PATH when bash or grep
+// first needs it.
 func (cfg Config) WithDefaults() Config { return cfg.withDefaults() }
 
 // FormatSize prints a byte count for people: 812 B, 50.0 KiB, 3.2 MiB.

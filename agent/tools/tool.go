@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 
 	"github.com/zut-go/zut/agent/sandbox"
 	"github.com/zut-go/zut/agent/skills"
@@ -195,19 +196,59 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Env == nil {
 		cfg.Env, _ = provider.ChildEnv(os.Environ())
 	}
-	if cfg.Shell == "" {
-		if p, err := exec.LookPath("bash"); err == nil {
-			cfg.Shell = p
-		} else {
-			cfg.Shell = "sh"
-		}
-	}
-	if cfg.Ripgrep == "" && !cfg.NoRipgrep {
-		if p, err := exec.LookPath("rg"); err == nil {
-			cfg.Ripgrep = p
-		}
-	}
 	return cfg
+}
+
+// shell is the shell bash runs commands with: Shell, else bash from PATH,
+// else sh.
+func (cfg Config) shell() string {
+	if cfg.Shell != "" {
+		return cfg.Shell
+	}
+	return shellPath()
+}
+
+// ripgrep is the rg grep runs, "" for the Go backend.
+func (cfg Config) ripgrep() string {
+	if cfg.NoRipgrep {
+		return ""
+	}
+	if cfg.Ripgrep != "" {
+		return cfg.Ripgrep
+	}
+	return ripgrepPath()
+}
+
+// shellPath and ripgrepPath look bash and rg up on PATH when a command or
+// a search first needs one of them (both at once, once for the process):
+// a turn that runs neither stats no PATH entry for them, and every tool
+// set of a run (built-ins, python, ast, worktree, the bot's files) shares
+// the answer.
+func shellPath() string {
+	lookups.once.Do(lookups.find)
+	return lookups.shell
+}
+
+func ripgrepPath() string {
+	lookups.once.Do(lookups.find)
+	return lookups.rg
+}
+
+// programs holds their answers. A package variable of it needs no
+// initialiser at start-up, as a package-level sync.OnceValue would.
+type programs struct {
+	once      sync.Once
+	shell, rg string
+}
+
+var lookups programs
+
+func (p *programs) find() {
+	p.shell = "sh"
+	if path, err := exec.LookPath("bash"); err == nil {
+		p.shell = path
+	}
+	p.rg, _ = exec.LookPath("rg")
 }
 
 // textResult is a successful result holding one text block.
@@ -231,6 +272,9 @@ func (r Result) withDetails(v any) Result {
 
 // definition builds a provider.Tool from a schema written as Go values.
 func definition(name, description string, schema map[string]any) provider.Tool {
+	if b, ok := appendSchema(nil, schema); ok {
+		return provider.Tool{Name: name, Description: description, Schema: b}
+	}
 	b, err := json.Marshal(schema)
 	if err != nil {
 		panic("tools: schema of " + name + " does not encode: " + err.Error())

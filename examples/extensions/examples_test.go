@@ -71,12 +71,84 @@ func buildExample(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(goTool(), "build", "-o", filepath.Join(dst, manifest.Exec), ".")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", name, err, out)
+	if err := linkBuilt(name, filepath.Join(dst, manifest.Exec)); err != nil {
+		t.Fatal(err)
 	}
 	return dst
+}
+
+// built holds the Go examples' binaries, each built once for the test
+// binary (every test that loads an example used to link its own); TestMain
+// removes them.
+var built struct {
+	mu   sync.Mutex
+	dir  string
+	bins map[string]*builtBin
+}
+
+type builtBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// linkBuilt puts the binary of the Go example name at dst: a hard link to
+// the one built for the test binary (or a copy where links fail).
+func linkBuilt(name, dst string) error {
+	built.mu.Lock()
+	if built.bins == nil {
+		built.bins = map[string]*builtBin{}
+	}
+	b := built.bins[name]
+	if b == nil {
+		b = &builtBin{}
+		built.bins[name] = b
+	}
+	if built.dir == "" {
+		d, err := os.MkdirTemp("", "zut-examples-")
+		if err != nil {
+			built.mu.Unlock()
+			return err
+		}
+		built.dir = d
+	}
+	dir := built.dir
+	built.mu.Unlock()
+	b.once.Do(func() {
+		src, err := filepath.Abs(name)
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, name)
+		cmd := exec.Command(goTool(), "build", "-o", b.path, ".")
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", name, err, out)
+		}
+	})
+	if b.err != nil {
+		return b.err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(b.path, dst); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(b.path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
 }
 
 func goTool() string {

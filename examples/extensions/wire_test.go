@@ -39,6 +39,7 @@ tee "$0.in" | "$@" | tee "$0.out"
 func TestV2Wire(t *testing.T) {
 	for _, name := range v2Examples {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each its own copy, host and directories
 			for _, tool := range map[string]string{"clock": "node", "hello-py": "python3", "shout": "jq"} {
 				if _, err := exec.LookPath(tool); err != nil {
 					t.Skipf("%s not found", tool)
@@ -96,10 +97,8 @@ func wireCopy(t *testing.T, name string) string {
 	}
 	exe := m["exec"].(string)
 	if m["language"] == "go" {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dst, exe), ".")
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		if err := linkBuilt(name, filepath.Join(dst, exe)); err != nil {
+			t.Fatal(err)
 		}
 	}
 	args := []any{exe}

@@ -36,6 +36,7 @@ func TestScaffoldsPassExtTest(t *testing.T) {
 	c := newExtCLI(t)
 	for _, tc := range []struct{ name, lang string }{{"go", "go"}, {"go-replace", "go"}, {"python", "python"}, {"node", "node"}, {"sh", "sh"}} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each scaffold its own directory; zut ext test waits on builds and processes
 			rt := scaffoldRuntimes[tc.lang]
 			if _, err := exec.LookPath(rt); err != nil && !(rt == "go" && goBin() != "") {
 				t.Skipf("%s is not on PATH; the %s scaffold needs it", rt, tc.lang)

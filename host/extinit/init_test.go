@@ -112,6 +112,7 @@ func TestScaffoldsLoad(t *testing.T) {
 	for _, lang := range allLangs {
 		for _, c := range combos {
 			t.Run(lang+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // each its own directory and host; mostly waiting on builds and processes
 				needRuntime(t, lang)
 				name := "x." + lang + "-" + c.name
 				dir := scaffoldDir(t, lang, name)

@@ -35,13 +35,18 @@ func TestNodeTypes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "check.mts"), []byte(typeCheck), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []struct{ module, resolution string }{{"node16", "node16"}, {"nodenext", "nodenext"}, {"esnext", "bundler"}} {
-		t.Run(m.resolution, func(t *testing.T) {
-			if out, err := runTSC(tsc, dir, m.module, m.resolution, "check.mts"); err != nil {
-				t.Errorf("tsc --module %s --moduleResolution %s check.mts: %v\n%s", m.module, m.resolution, err, out)
-			}
-		})
-	}
+	// The resolutions only read the scaffold: they run side by side, and
+	// the group ends before "without d.mts" removes a file.
+	t.Run("resolutions", func(t *testing.T) {
+		for _, m := range []struct{ module, resolution string }{{"node16", "node16"}, {"nodenext", "nodenext"}, {"esnext", "bundler"}} {
+			t.Run(m.resolution, func(t *testing.T) {
+				t.Parallel()
+				if out, err := runTSC(tsc, dir, m.module, m.resolution, "check.mts"); err != nil {
+					t.Errorf("tsc --module %s --moduleResolution %s check.mts: %v\n%s", m.module, m.resolution, err, out)
+				}
+			})
+		}
+	})
 	t.Run("without d.mts", func(t *testing.T) {
 		if err := os.Remove(filepath.Join(dir, node.ModuleTypesFileName)); err != nil {
 			t.Fatal(err)

@@ -74,6 +74,36 @@ func js(v any) string {
 
 type obj = map[string]any
 
+// members is a JSON object written in the order given, where the order
+// matters: the Messages API writes a delta event's members as type, index,
+// delta, and the delta's as type and then its string, and a client may
+// read that form on a faster path than any other (provider's exactDelta).
+type members []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (m members) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(f.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
 func sse(event string, data any) string {
 	if event == "" {
 		return "data: " + js(data) + "\n\n"
@@ -87,33 +117,33 @@ func anthropicFrames(model string, r Reply) ([]string, int) {
 		"id": "msg_test", "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"usage": obj{"input_tokens": u.Input, "output_tokens": 1, "cache_read_input_tokens": u.CacheRead, "cache_creation_input_tokens": u.CacheWrite}}})}
 	idx := 0
-	block := func(start obj, deltas []obj) {
+	block := func(start obj, deltas []members) {
 		out = append(out, sse("content_block_start", obj{"type": "content_block_start", "index": idx, "content_block": start}))
 		for _, d := range deltas {
-			out = append(out, sse("content_block_delta", obj{"type": "content_block_delta", "index": idx, "delta": d}))
+			out = append(out, sse("content_block_delta", members{{"type", "content_block_delta"}, {"index", idx}, {"delta", d}}))
 		}
 		out = append(out, sse("content_block_stop", obj{"type": "content_block_stop", "index": idx}))
 		idx++
 	}
 	if r.Thinking != "" {
-		var ds []obj
+		var ds []members
 		for _, p := range split(r.Thinking, r.Chunks) {
-			ds = append(ds, obj{"type": "thinking_delta", "thinking": p})
+			ds = append(ds, members{{"type", "thinking_delta"}, {"thinking", p}})
 		}
-		ds = append(ds, obj{"type": "signature_delta", "signature": "test-signature"})
+		ds = append(ds, members{{"type", "signature_delta"}, {"signature", "test-signature"}})
 		block(obj{"type": "thinking", "thinking": "", "signature": ""}, ds)
 	}
 	if r.Text != "" {
-		var ds []obj
+		var ds []members
 		for _, p := range split(r.Text, r.Chunks) {
-			ds = append(ds, obj{"type": "text_delta", "text": p})
+			ds = append(ds, members{{"type", "text_delta"}, {"text", p}})
 		}
 		block(obj{"type": "text", "text": ""}, ds)
 	}
 	for i, t := range r.Tools {
-		ds := []obj{{"type": "input_json_delta", "partial_json": ""}}
+		ds := []members{{{"type", "input_json_delta"}, {"partial_json", ""}}}
 		for _, p := range split(args(t), r.Chunks) {
-			ds = append(ds, obj{"type": "input_json_delta", "partial_json": p})
+			ds = append(ds, members{{"type", "input_json_delta"}, {"partial_json", p}})
 		}
 		block(obj{"type": "tool_use", "id": toolID(t, i), "name": t.Name, "input": obj{}}, ds)
 	}

@@ -48,7 +48,10 @@ type Reply struct {
 	// Header holds extra response headers (retry-after, x-should-retry,
 	// request-id).
 	Header map[string]string
-	// Delay waits before answering; EventDelay waits between events.
+	// Delay waits before answering; EventDelay waits between events, each
+	// then flushed on its own. Without EventDelay the events go out as
+	// fast as the connection takes them, several to a write (no client
+	// can tell the difference without a delay to see it by).
 	Delay      time.Duration
 	EventDelay time.Duration
 	// Cut ends the stream early: it sends the first half of the output
@@ -92,7 +95,21 @@ type Server struct {
 	decide func(Recorded) Reply
 	mu     sync.Mutex
 	reqs   []Recorded
+	// frames caches the encoded bodies of replies answered before (a
+	// looping script answers the same reply again and again), so that the
+	// server's own encoding does not dominate a benchmark of the client.
+	frames map[string]encoded
 }
+
+// encoded is a reply's body as encode renders it.
+type encoded struct {
+	frames []string
+	tail   int
+}
+
+// maxEncoded bounds the cache of encoded replies; past it the cache starts
+// over.
+const maxEncoded = 64
 
 // NewServer starts a server answering the n-th request with replies[n].
 // Requests past the end get a 500 naming the problem, so a test that makes
@@ -236,7 +253,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		return
 	}
-	frames, tail := encode(wire, rec, reply)
+	frames, tail := s.encode(wire, rec, reply)
 	if reply.Cut {
 		frames = frames[:(tail+1)/2]
 	}
@@ -247,8 +264,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if _, err := io.WriteString(w, f); err != nil {
 			return
 		}
-		flush(w)
+		if reply.EventDelay > 0 {
+			flush(w)
+		}
 	}
+}
+
+// encode is encode of the package, remembered per wire, model and reply.
+func (s *Server) encode(wire provider.Wire, rec Recorded, r Reply) ([]string, int) {
+	key := fmt.Sprintf("%s\x00%s\x00%#v", wire, rec.Model, r)
+	s.mu.Lock()
+	e, ok := s.frames[key]
+	s.mu.Unlock()
+	if ok {
+		return e.frames, e.tail
+	}
+	frames, tail := encode(wire, rec, r)
+	s.mu.Lock()
+	if s.frames == nil || len(s.frames) >= maxEncoded {
+		s.frames = make(map[string]encoded)
+	}
+	s.frames[key] = encoded{frames, tail}
+	s.mu.Unlock()
+	return frames, tail
 }
 
 // serveModels answers the model list endpoints (/v1/models, /api/tags).

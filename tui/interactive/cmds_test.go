@@ -280,7 +280,11 @@ func TestUIForkAndTree(t *testing.T) {
 	}
 	h.send("\x15") // ctrl+u
 	h.submit("another question", "third answer")
-	h.enter("/tree")
+	// The command menu is drawn before the dialog replaces it: typed
+	// faster than a frame, the screen depended on whether it was.
+	h.send("/tree")
+	h.idle()
+	h.send("\r")
 	h.waitText("Session tree")
 	// The branches are drawn as a tree under the entry they fork from,
 	// with the user's words, plain first lines and entry ids.

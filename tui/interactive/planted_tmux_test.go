@@ -5,7 +5,6 @@ package interactive
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -23,14 +22,9 @@ import (
 // swallowed, and FIFOs as $ZUT_HOME/config.json or lsp.json hung it.
 func TestTmuxPlantedFiles(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
-	zut := filepath.Join(dir, "zut")
-	wd, _ := os.Getwd()
-	build := exec.Command("go", "build", "-o", zut, ".")
-	build.Dir = filepath.Join(wd, "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	zut := buildE2ETools(t, dir)["zut"]
 	tests := []struct {
 		name  string
 		path  string // under the project, or home/... under $ZUT_HOME

@@ -30,6 +30,7 @@ func commandOf(word string, n int) string {
 // all, its error going to the model.
 func TestTmuxConfirm(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	bash := func(id, command string, timeout bool) map[string]any {

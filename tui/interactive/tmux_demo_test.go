@@ -5,7 +5,6 @@ package interactive
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,14 +19,9 @@ import (
 // line the terminal wraps, so it is copied in one piece.
 func TestTmuxDemoScreen(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	zut := filepath.Join(dir, "zut")
-	build := exec.Command("go", "build", "-o", zut, ".")
-	build.Dir = filepath.Join(wd, "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	zut := buildE2ETools(t, dir)["zut"]
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(proj, 0o755)
 	os.WriteFile(filepath.Join(proj, "README.md"), []byte("# A project\n"), 0o644)

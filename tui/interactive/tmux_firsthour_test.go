@@ -33,6 +33,7 @@ const firstHourScript = `[
 // testdata/tmux/firsthour.txt.
 func TestTmuxFirstHour(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	url := startScriptedModel(t, bin["fakemodel"], filepath.Join(dir, "firsthour.json"), firstHourScript)

@@ -17,6 +17,7 @@ import (
 // !cmd runs in it, and its refusal is not rerun on a no.
 func TestTmuxSandbox(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	if out, _ := exec.Command(bin["zut"], "sandbox", "check").CombinedOutput(); !regexp.MustCompile(`(?m)^workspace-write: +available`).Match(out) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ const tmuxScript = `[
 
 func TestTmuxSession(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	url := startFakeModel(t, bin["fakemodel"], filepath.Join(dir, "script.json"))
@@ -142,41 +144,99 @@ func TestTmuxSession(t *testing.T) {
 	}
 }
 
-// buildE2ETools builds zut, the fake model server and the two example
-// extensions into dir.
+// e2eTools holds the binaries buildE2ETools built, once for the whole
+// test binary (go build links zut anew each time, seconds on a loaded
+// machine); TestMain removes them.
+var e2eTools struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if e2eTools.dir != "" {
+		os.RemoveAll(e2eTools.dir)
+	}
+	os.Exit(code)
+}
+
+// e2eFiles are the files buildE2ETools puts into a test's directory,
+// relative to it.
+var e2eFiles = []string{"zut", "fakemodel", "ext/todo/todo", "ext/todo/extension.json", "ext/hello/hello", "ext/hello/extension.json"}
+
+// buildE2ETools puts zut, the fake model server and the two example
+// extensions into dir, built on the first call and linked (or copied)
+// from there after.
 func buildE2ETools(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	wd, _ := os.Getwd()
-	root := filepath.Join(wd, "..", "..") // the module root
-	out := map[string]string{
+	e2eTools.once.Do(func() { e2eTools.dir, e2eTools.err = buildE2EOnce() })
+	if e2eTools.err != nil {
+		t.Fatal(e2eTools.err)
+	}
+	for _, f := range e2eFiles {
+		src, dst := filepath.Join(e2eTools.dir, f), filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(src, dst); err != nil {
+			if err := copyFile(src, dst); err != nil {
+				t.Fatalf("copy %s: %v", f, err)
+			}
+		}
+	}
+	return map[string]string{
 		"zut":       filepath.Join(dir, "zut"),
 		"fakemodel": filepath.Join(dir, "fakemodel"),
 		"todo":      filepath.Join(dir, "ext", "todo"),
 		"hello":     filepath.Join(dir, "ext", "hello"),
 	}
-	builds := [][2]string{
-		{out["fakemodel"], "./provider/providertest/cmd/fakemodel"},
-		{filepath.Join(out["todo"], "todo"), "./examples/extensions/todo"},
-		{filepath.Join(out["hello"], "hello"), "./examples/extensions/hello"},
+}
+
+// buildE2EOnce builds the e2eFiles into a new temporary directory.
+func buildE2EOnce() (string, error) {
+	wd, _ := os.Getwd()
+	root := filepath.Join(wd, "..", "..") // the module root
+	dir, err := os.MkdirTemp("", "zut-e2e-")
+	if err != nil {
+		return "", err
 	}
-	builds = append(builds, [2]string{out["zut"], "."})
+	builds := [][2]string{
+		{"fakemodel", "./provider/providertest/cmd/fakemodel"},
+		{"ext/todo/todo", "./examples/extensions/todo"},
+		{"ext/hello/hello", "./examples/extensions/hello"},
+		{"zut", "."},
+	}
 	for _, b := range builds {
-		cmd := exec.Command("go", "build", "-o", b[0], b[1])
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b[0]), b[1])
 		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b[1], err, msg)
+			return dir, fmt.Errorf("go build %s: %v\n%s", b[1], err, msg)
 		}
 	}
 	for _, name := range []string{"todo", "hello"} {
 		m, err := os.ReadFile(filepath.Join(root, "examples", "extensions", name, "extension.json"))
 		if err != nil {
-			t.Fatal(err)
+			return dir, err
 		}
-		if err := os.WriteFile(filepath.Join(out[name], "extension.json"), m, 0o644); err != nil {
-			t.Fatal(err)
+		if err := os.WriteFile(filepath.Join(dir, "ext", name, "extension.json"), m, 0o644); err != nil {
+			return dir, err
 		}
 	}
-	return out
+	return dir, nil
+}
+
+// copyFile copies src to dst with src's permission bits.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, fi.Mode().Perm())
 }
 
 // startFakeModel runs the scripted model server on tmuxScript and
@@ -310,6 +370,7 @@ done
 // wakes up while idle.
 func TestTmuxIdleRSS(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc here: cannot read the resident memory")
 	}

@@ -36,6 +36,7 @@ const tmuxWorkScript = `[
 // command, which leaves nothing running.
 func TestTmuxWork(t *testing.T) {
 	needTmux(t)
+	t.Parallel() // each its own tmux server, directory and model server
 	dir := t.TempDir()
 	bin := buildE2ETools(t, dir)
 	script := filepath.Join(dir, "work.json")

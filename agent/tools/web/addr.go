@@ -34,4 +34,3 @@ type HostError struct {
 func (e *HostError) Error() string {
 	return fmt.Sprintf("host %s is not in the agent's net.allow, and the web tools open only the hosts it lists; the agent's net.allow must list %s", e.Host, e.Host)
 }
-
