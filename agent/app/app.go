@@ -172,6 +172,9 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	if err := a.initSandbox(); err != nil {
 		return nil, err
 	}
+	if err := a.packaged.makeData(); err != nil {
+		return nil, err
+	}
 	a.trust = projectTrust(a.home, cwd, o.Exts, o.Trust)
 	if a.packaged != nil {
 		// Nothing of the project runs with an agent, so there is nothing

@@ -102,8 +102,8 @@ func ConsentRefusal(e *Env, o Options, cwd string) error {
 		o.Agent.Source, o.Agent.Digest, ConsentText(e, o, cwd))
 }
 
-// initPackaged resolves the agent's ceiling and prepares its data
-// directory; it runs before the model is chosen.
+// initPackaged resolves the agent's ceiling; it runs before the model is
+// chosen.
 func (a *App) initPackaged() error {
 	ag := a.opts.Agent
 	if ag == nil {
@@ -134,13 +134,22 @@ func (a *App) initPackaged() error {
 	p.ceiling = c
 	p.data = vars.AgentData
 	p.home = a.home
+	a.packaged = p
+	return nil
+}
+
+// makeData creates the agent's data directory, private, once the run
+// passed its checks (a refused run leaves nothing behind).
+func (p *packaged) makeData() error {
+	if p == nil {
+		return nil
+	}
 	if err := os.MkdirAll(p.data, 0o700); err != nil {
-		return fmt.Errorf("run agent %s: make the agent's data directory: %v", ag.Source, err)
+		return fmt.Errorf("run agent %s: make the agent's data directory: %v", p.ag.Source, err)
 	}
 	if err := os.Chmod(p.data, 0o700); err != nil {
-		return fmt.Errorf("run agent %s: make the agent's data directory private: %v", ag.Source, err)
+		return fmt.Errorf("run agent %s: make the agent's data directory private: %v", p.ag.Source, err)
 	}
-	a.packaged = p
 	return nil
 }
 
