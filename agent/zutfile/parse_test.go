@@ -1,6 +1,8 @@
 package zutfile
 
 import (
+	"context"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -240,4 +242,24 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExampleAgent: the example code reviewer parses without a warning,
+// and the README's pack and verify lines show its digest today.
+func TestExampleAgent(t *testing.T) {
+	a, done, err := Load(context.Background(), "../../examples/agents/code-reviewer", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if len(a.Warnings) > 0 {
+		t.Errorf("the example agent has warnings: %q", a.Warnings)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), a.Digest); n < 2 {
+		t.Errorf("README.md shows the example agent's digest %s %d times, want the pack and the verify lines (update them)", a.Digest, n)
+	}
 }
