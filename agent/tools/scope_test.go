@@ -137,7 +137,7 @@ func TestScopeOpened(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = cfg.checkOpened("read", in, f)
+		err = cfg.checkOpened("read", in, f, "", false)
 		f.Close()
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("checkOpened of %s = %v, want %q", tc.opened, err, tc.want)
