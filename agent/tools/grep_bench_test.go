@@ -66,6 +66,15 @@ func BenchmarkGrepGoRare(b *testing.B) {
 	benchmarkGrep(b, cfg, "TODO: rare")
 }
 
+// BenchmarkGrepGoRareScoped is BenchmarkGrepGoRare under a Scope, which
+// checks each file the Go backend opens by the kernel's name for it.
+func BenchmarkGrepGoRareScoped(b *testing.B) {
+	cfg := mediumTree(b)
+	cfg.NoRipgrep = true
+	cfg.Scope = &Scope{Write: []string{cfg.CWD}}
+	benchmarkGrep(b, cfg, "TODO: rare")
+}
+
 func BenchmarkGrepGoCommon(b *testing.B) {
 	cfg := mediumTree(b)
 	cfg.NoRipgrep = true
