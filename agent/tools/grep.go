@@ -223,6 +223,17 @@ func (t *grepTool) parse(raw json.RawMessage) (*grepQuery, *Result) {
 				return nil, &r
 			}
 			q.rootDir = d
+			// A file the kernel places in the root directory checked is
+			// in scope unless hidden: the full check is for the rest,
+			// which keeps a scoped search of many files quick.
+			if rootReal := kernelName(d); rootReal != "" {
+				q.opened = func(abs string, f *os.File) error {
+					if p := kernelName(f); p != "" && pathWithin(p, rootReal) && t.cfg.Scope.hiddenResolved(p, p) == "" {
+						return nil
+					}
+					return t.cfg.checkOpened("grep", abs, f, "", false)
+				}
+			}
 		}
 	}
 	return q, nil

@@ -317,11 +317,10 @@ func (cfg Config) checkOpened(tool, abs string, f *os.File, name string, write b
 	if cfg.Scope == nil {
 		return nil
 	}
-	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
-	if err != nil || !filepath.IsAbs(p) {
+	p := kernelName(f)
+	if p == "" {
 		return nil
 	}
-	p = strings.TrimSuffix(p, " (deleted)")
 	if name != "" {
 		p = filepath.Join(p, name)
 	}
@@ -331,17 +330,35 @@ func (cfg Config) checkOpened(tool, abs string, f *os.File, name string, write b
 	return nil
 }
 
+// kernelName is the path the kernel gives the open file f (Linux's
+// /proc/self/fd), its links resolved; "" where the kernel does not say.
+func kernelName(f *os.File) string {
+	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if err != nil || !filepath.IsAbs(p) {
+		return ""
+	}
+	return strings.TrimSuffix(p, " (deleted)")
+}
+
 // hidden is the Hidden tree that holds path (its links resolved), "" for
 // none.
 func (s *Scope) hidden(path string) string {
+	if len(s.Hidden) == 0 {
+		return ""
+	}
+	return s.hiddenResolved(realPath(path), path)
+}
+
+// hiddenResolved is hidden for path whose links resolve to real (the
+// kernel's name for an open file is both).
+func (s *Scope) hiddenResolved(real, path string) string {
 	s.hiddenOnce.Do(func() {
 		for _, h := range s.Hidden {
 			s.hiddenReal = append(s.hiddenReal, realPath(h))
 		}
 	})
-	real := realPath(path)
 	for i, h := range s.Hidden {
-		if rh := s.hiddenReal[i]; pathWithin(real, rh) || pathWithin(path, h) {
+		if rh := s.hiddenReal[i]; pathWithin(real, rh) || (real != path || rh != h) && pathWithin(path, h) {
 			return rh
 		}
 	}
@@ -390,6 +407,13 @@ func realPathDepth(abs string, hops int) string {
 
 // pathWithin reports whether path is root or inside it, by name.
 func pathWithin(path, root string) bool {
+	if filepath.IsAbs(path) && filepath.IsAbs(root) && filepath.Clean(path) == path && filepath.Clean(root) == root {
+		// Clean absolute paths (all but odd callers): a prefix check.
+		if !strings.HasPrefix(path, root) {
+			return false
+		}
+		return len(path) == len(root) || root == string(filepath.Separator) || path[len(root)] == filepath.Separator
+	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
