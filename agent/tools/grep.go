@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zut-go/zut/proto/regular"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -212,7 +213,7 @@ func (t *grepTool) parse(raw json.RawMessage) (*grepQuery, *Result) {
 			if scopeSwapHook != nil {
 				scopeSwapHook(q.root)
 			}
-			d, err := os.Open(q.root)
+			d, err := regular.OpenDir(q.root)
 			if err != nil {
 				r := t.cfg.statError("grep", q.root, err)
 				return nil, &r
