@@ -81,7 +81,13 @@ func (s Skill) Body() (body string, truncated bool, err error) {
 		return "", false, fmt.Errorf("read skill %q: %w", s.Name, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxBody+1))
+	return s.ReadBody(f)
+}
+
+// ReadBody is Body from r, the skill's SKILL.md opened by the caller (the
+// skill tool, which checks the opened file against its scope first).
+func (s Skill) ReadBody(r io.Reader) (body string, truncated bool, err error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxBody+1))
 	if err != nil {
 		return "", false, fmt.Errorf("read skill %q: %w", s.Name, err)
 	}

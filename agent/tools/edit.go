@@ -136,7 +136,10 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	case fi.Size() > editMaxFile:
 		return errorResult("edit: %s is %s, over the %s edit limit; change it with bash (for example sed) instead", shown, formatSize(fi.Size()), formatSize(editMaxFile))
 	}
-	data, err := provider.ReadRegular(abs, editMaxFile)
+	data, err := t.cfg.readScoped("edit", abs, editMaxFile)
+	if IsOpenedOutOfScope(err) {
+		return errorResult("%v", err)
+	}
 	if err != nil {
 		return t.cfg.statError("edit", abs, err)
 	}
@@ -151,7 +154,9 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 		return errorResult("edit: %s: %s", shown, msg)
 	}
 	out, newNorm, spans := doc.apply(reps)
-	if _, _, err := writeAtomic(abs, out); err != nil {
+	if _, _, err := t.cfg.writeAtomic("edit", abs, out); IsOpenedOutOfScope(err) {
+		return errorResult("%v; the file was not changed", err)
+	} else if err != nil {
 		return errorResult("edit: %s: %v; the file was not changed", shown, err)
 	}
 	msg := fmt.Sprintf("edited %s: %s applied (%s)", shown, plural(len(reps), "edit"), spans)

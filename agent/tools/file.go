@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,9 +22,12 @@ import (
 // a dangling one, and its target written, so the link stays a link and
 // is never swapped for a regular file; via is then the target, for the
 // result to report ("" when path was no link). A link owned by another
-// user is refused (see provider.LinkTarget). It reports whether the file
-// was created.
-func writeAtomic(path string, data []byte) (created bool, via string, err error) {
+// user is refused (see provider.LinkTarget). With a Scope, the directory
+// written in is checked again once opened, by the name the kernel gives
+// it (checkOpened), and the file is made and renamed inside that opened
+// directory only, so a link swapped in after CheckScope cannot move the
+// write elsewhere. It reports whether the file was created.
+func (cfg Config) writeAtomic(tool, path string, data []byte) (created bool, via string, err error) {
 	target, linked, err := provider.LinkTarget(path)
 	if err != nil {
 		return false, "", err
@@ -30,17 +35,42 @@ func writeAtomic(path string, data []byte) (created bool, via string, err error)
 	if linked {
 		path, via = target, target
 	}
-	created, err = replaceFile(path, data)
+	created, err = cfg.replaceFile(tool, path, data)
 	return created, via, err
 }
 
 // replaceFile is writeAtomic once links are resolved.
-func replaceFile(path string, data []byte) (created bool, err error) {
+func (cfg Config) replaceFile(tool, path string, data []byte) (created bool, err error) {
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("create directory: %w", unwrapPath(err))
+	}
+	if scopeSwapHook != nil && cfg.Scope != nil {
+		scopeSwapHook(path)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return false, unwrapPath(err)
+	}
+	defer root.Close()
+	if cfg.Scope != nil {
+		d, err := root.Open(".")
+		if err != nil {
+			return false, unwrapPath(err)
+		}
+		err = cfg.checkOpened(tool, path, d, name, true)
+		d.Close()
+		if err != nil {
+			return false, err
+		}
+	}
 	mode := fs.FileMode(0o644)
-	fi, err := os.Stat(path)
+	fi, err := root.Lstat(name)
 	switch {
 	case err == nil && fi.IsDir():
 		return false, fmt.Errorf("is a directory")
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("became a symbolic link while it was being written; nothing was written, try again")
 	case err == nil && !fi.Mode().IsRegular():
 		return false, fmt.Errorf("is %s, not a regular file", provider.FileKind(fi.Mode()))
 	case err == nil:
@@ -48,19 +78,15 @@ func replaceFile(path string, data []byte) (created bool, err error) {
 	case errors.Is(err, fs.ErrNotExist):
 		created = true
 	default:
-		return false, err
+		return false, unwrapPath(err)
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("create directory: %w", unwrapPath(err))
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".zut-*.tmp")
+	tmp, tmpName, err := createTemp(root, "."+name+".zut-")
 	if err != nil {
 		return false, unwrapPath(err)
 	}
 	defer func() {
 		if err != nil {
-			os.Remove(tmp.Name())
+			root.Remove(tmpName)
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
@@ -74,13 +100,26 @@ func replaceFile(path string, data []byte) (created bool, err error) {
 	if err := tmp.Close(); err != nil {
 		return false, unwrapPath(err)
 	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
+	if err := root.Chmod(tmpName, mode); err != nil {
 		return false, unwrapPath(err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := root.Rename(tmpName, name); err != nil {
 		return false, unwrapPath(err)
 	}
 	return created, nil
+}
+
+// createTemp makes a new file in root named prefix, a random number and
+// ".tmp", with O_EXCL so it is never one that was there (nor a link).
+func createTemp(root *os.Root, prefix string) (*os.File, string, error) {
+	for try := 0; ; try++ {
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36) + ".tmp"
+		f, err := root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, name, err
+	}
 }
 
 // unwrapPath drops the operation and path of a *fs.PathError, for messages

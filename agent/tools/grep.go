@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zut-go/zut/proto/regular"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -81,6 +82,11 @@ type grepQuery struct {
 	glob       string
 	context    int
 	limit      int
+	// With a Scope: opened checks each file the Go backend opens by the
+	// name the kernel gives it (Config.checkOpened), and rootDir is the
+	// root directory, opened and so checked, that rg searches.
+	opened  func(abs string, f *os.File) error
+	rootDir *os.File
 }
 
 // grepFile is the result for one file: its matching lines with their
@@ -101,9 +107,16 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	if res != nil {
 		return *res
 	}
+	if q.rootDir != nil {
+		defer q.rootDir.Close()
+	}
 	if q.rootIsFile {
 		head := make([]byte, sniffLen)
-		if f, err := provider.OpenRegular(q.root); err == nil {
+		f, err := t.cfg.OpenScoped("grep", q.root)
+		if IsOpenedOutOfScope(err) {
+			return errorResult("%v", err)
+		}
+		if err == nil {
 			n, _ := f.Read(head)
 			f.Close()
 			if isBinary(head[:n]) {
@@ -113,7 +126,9 @@ func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	}
 	col := &grepCollector{limit: q.limit, context: q.context, scope: t.cfg.Scope}
 	var err error
-	if rg := t.cfg.ripgrep(); rg != "" {
+	// rg follows a link named on its command line, so a single file in a
+	// scope is searched by the Go backend, which checks what it opened.
+	if rg := t.cfg.ripgrep(); rg != "" && !(q.rootIsFile && t.cfg.Scope != nil) {
 		err = ripgrep(ctx, rg, q, col)
 		var rerr *rgError
 		if errors.As(err, &rerr) && !rerr.emitted && ctx.Err() == nil {
@@ -192,6 +207,36 @@ func (t *grepTool) parse(raw json.RawMessage) (*grepQuery, *Result) {
 		return nil, &r
 	}
 	q.rootIsFile = !fi.IsDir()
+	if t.cfg.Scope != nil {
+		q.opened = func(abs string, f *os.File) error { return t.cfg.checkOpened("grep", abs, f, "", false) }
+		if !q.rootIsFile {
+			if scopeSwapHook != nil {
+				scopeSwapHook(q.root)
+			}
+			d, err := regular.OpenDir(q.root)
+			if err != nil {
+				r := t.cfg.statError("grep", q.root, err)
+				return nil, &r
+			}
+			if err := q.opened(q.root, d); err != nil {
+				d.Close()
+				r := errorResult("%v", err)
+				return nil, &r
+			}
+			q.rootDir = d
+			// A file the kernel places in the root directory checked is
+			// in scope unless hidden: the full check is for the rest,
+			// which keeps a scoped search of many files quick.
+			if rootReal := kernelName(d); rootReal != "" {
+				q.opened = func(abs string, f *os.File) error {
+					if p := kernelName(f); p != "" && pathWithin(p, rootReal) && t.cfg.Scope.hiddenResolved(p, p) == "" {
+						return nil
+					}
+					return t.cfg.checkOpened("grep", abs, f, "", false)
+				}
+			}
+		}
+	}
 	return q, nil
 }
 

@@ -66,6 +66,19 @@ func BenchmarkGrepGoRare(b *testing.B) {
 	benchmarkGrep(b, cfg, "TODO: rare")
 }
 
+// BenchmarkGrepGoRareScoped is BenchmarkGrepGoRare under a Scope, which
+// checks each file the Go backend opens by the kernel's name for it,
+// with the fifteen hidden members of zut's home an agent's scope has.
+func BenchmarkGrepGoRareScoped(b *testing.B) {
+	cfg := mediumTree(b)
+	cfg.NoRipgrep = true
+	cfg.Scope = &Scope{Write: []string{cfg.CWD}}
+	for i := range 15 {
+		cfg.Scope.Hidden = append(cfg.Scope.Hidden, filepath.Join(cfg.CWD, "zuthome", fmt.Sprint("member", i)))
+	}
+	benchmarkGrep(b, cfg, "TODO: rare")
+}
+
 func BenchmarkGrepGoCommon(b *testing.B) {
 	cfg := mediumTree(b)
 	cfg.NoRipgrep = true

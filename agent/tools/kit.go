@@ -103,7 +103,7 @@ func Clip(s string, n int) string { return clip(s, n) }
 // symlink to its target (via, "" for no link), refusing a link owned by
 // another user and anything but a regular file.
 func WriteFile(path string, data []byte) (via string, err error) {
-	_, via, err = writeAtomic(path, data)
+	_, via, err = Config{}.writeAtomic("write", path, data)
 	return via, err
 }
 

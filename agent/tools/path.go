@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/zut-go/zut/proto/regular"
+	"github.com/zut-go/zut/provider"
 )
 
 // resolve turns a path the model sent into an absolute, clean path: "~"
@@ -250,36 +252,113 @@ func (cfg Config) CheckScope(tool, abs string, write bool) error {
 	return fmt.Errorf("%s: %s is outside what %s may %s (%s); the call was not run, stay inside those trees", tool, shown, owner, what, strings.Join(trees, ", "))
 }
 
+// scopeSwapHook, when set (tests only), runs after a scoped tool checked
+// abs and before it opens it: a test swaps a link there to play the race
+// the check after the open guards against.
+var scopeSwapHook func(abs string)
+
+// openedError is a refusal by checkOpened: the file opened is not the one
+// that was checked.
+type openedError struct{ msg string }
+
+func (e *openedError) Error() string { return e.msg }
+
+// IsOpenedOutOfScope reports whether err is a refusal by the check after
+// the open (the file was swapped), not a failure to open.
+func IsOpenedOutOfScope(err error) bool {
+	var oe *openedError
+	return errors.As(err, &oe)
+}
+
+// OpenScoped opens the regular file at abs for tool to read, once
+// CheckScope passed abs, and checks the opened file again by the name the
+// kernel gives it (see checkOpened). The error is the open's, or one
+// IsOpenedOutOfScope tells apart, whose text is the message for the model.
+func (cfg Config) OpenScoped(tool, abs string) (*os.File, error) {
+	if scopeSwapHook != nil && cfg.Scope != nil {
+		scopeSwapHook(abs)
+	}
+	f, err := provider.OpenRegular(abs)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkOpened(tool, abs, f, "", false); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readScoped reads the regular file at abs for tool as OpenScoped opens
+// it, at most limit bytes: more is an error saying so.
+func (cfg Config) readScoped(tool, abs string, limit int64) ([]byte, error) {
+	f, err := cfg.OpenScoped(tool, abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("is over %s", formatSize(limit))
+	}
+	return data, nil
+}
+
 // checkOpened checks the file f, opened for tool at abs, once more by
 // the path the kernel says it has (Linux's /proc/self/fd): a link swapped
-// between CheckScope and the open cannot lead the read out of the scope.
+// between CheckScope and the open cannot lead the call out of the scope.
+// f may be the directory a file called name is to be made in (write);
+// then that file's path is checked, for writing when write is set.
 // Where the kernel does not say, the check before the open stands.
-func (cfg Config) checkOpened(tool, abs string, f *os.File) error {
+func (cfg Config) checkOpened(tool, abs string, f *os.File, name string, write bool) error {
 	if cfg.Scope == nil {
 		return nil
 	}
-	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
-	if err != nil || !filepath.IsAbs(p) {
+	p := kernelName(f)
+	if p == "" {
 		return nil
 	}
-	p = strings.TrimSuffix(p, " (deleted)")
-	if err := cfg.CheckScope(tool, p, false); err != nil {
-		return fmt.Errorf("%s: %s was swapped for %s as it was opened, which is out of scope; the call was not run", tool, cfg.display(abs), p)
+	if name != "" {
+		p = filepath.Join(p, name)
+	}
+	if err := cfg.CheckScope(tool, p, write); err != nil {
+		return &openedError{fmt.Sprintf("%s: %s was swapped for %s as it was opened, which is out of scope; the call was not run", tool, cfg.display(abs), p)}
 	}
 	return nil
+}
+
+// kernelName is the path the kernel gives the open file f (Linux's
+// /proc/self/fd), its links resolved; "" where the kernel does not say.
+func kernelName(f *os.File) string {
+	p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if err != nil || !filepath.IsAbs(p) {
+		return ""
+	}
+	return strings.TrimSuffix(p, " (deleted)")
 }
 
 // hidden is the Hidden tree that holds path (its links resolved), "" for
 // none.
 func (s *Scope) hidden(path string) string {
+	if len(s.Hidden) == 0 {
+		return ""
+	}
+	return s.hiddenResolved(realPath(path), path)
+}
+
+// hiddenResolved is hidden for path whose links resolve to real (the
+// kernel's name for an open file is both).
+func (s *Scope) hiddenResolved(real, path string) string {
 	s.hiddenOnce.Do(func() {
 		for _, h := range s.Hidden {
 			s.hiddenReal = append(s.hiddenReal, realPath(h))
 		}
 	})
-	real := realPath(path)
 	for i, h := range s.Hidden {
-		if rh := s.hiddenReal[i]; pathWithin(real, rh) || pathWithin(path, h) {
+		if rh := s.hiddenReal[i]; pathWithin(real, rh) || (real != path || rh != h) && pathWithin(path, h) {
 			return rh
 		}
 	}
@@ -328,6 +407,13 @@ func realPathDepth(abs string, hops int) string {
 
 // pathWithin reports whether path is root or inside it, by name.
 func pathWithin(path, root string) bool {
+	if filepath.IsAbs(path) && filepath.IsAbs(root) && filepath.Clean(path) == path && filepath.Clean(root) == root {
+		// Clean absolute paths (all but odd callers): a prefix check.
+		if !strings.HasPrefix(path, root) {
+			return false
+		}
+		return len(path) == len(root) || root == string(filepath.Separator) || path[len(root)] == filepath.Separator
+	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

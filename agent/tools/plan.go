@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-
-	"github.com/zut-go/zut/provider"
 )
 
 // Planner is implemented by tools that can say what a call would change
@@ -40,7 +38,10 @@ func (t *writeTool) Plan(raw json.RawMessage) (FileChange, error) {
 	if err := t.cfg.CheckScope("write", abs, true); err != nil {
 		return FileChange{}, err
 	}
-	old, tooBig, err := readForDiff(abs)
+	old, tooBig, err := t.cfg.readForDiff("write", abs)
+	if IsOpenedOutOfScope(err) {
+		return FileChange{}, err
+	}
 	if err != nil {
 		return FileChange{}, fmt.Errorf("write: %s: %v", t.cfg.display(abs), err)
 	}
@@ -77,7 +78,10 @@ func (t *editTool) Plan(raw json.RawMessage) (FileChange, error) {
 	case fi.Size() > editMaxFile:
 		return FileChange{}, fmt.Errorf("edit: %s is over the %s edit limit", shown, formatSize(editMaxFile))
 	}
-	data, err := provider.ReadRegular(abs, editMaxFile)
+	data, err := t.cfg.readScoped("edit", abs, editMaxFile)
+	if IsOpenedOutOfScope(err) {
+		return FileChange{}, err
+	}
 	if err != nil {
 		return FileChange{}, fmt.Errorf("edit: %s: %v", shown, unwrapPath(err))
 	}

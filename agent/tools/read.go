@@ -95,14 +95,14 @@ func (t *readTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 	if !fi.Mode().IsRegular() {
 		return errorResult("read: %s is not a regular file (%s); read shows files and directories", t.cfg.display(abs), fi.Mode().Type())
 	}
-	f, err := provider.OpenRegular(abs)
+	f, err := t.cfg.OpenScoped("read", abs)
+	if IsOpenedOutOfScope(err) {
+		return errorResult("%v", err)
+	}
 	if err != nil {
 		return t.cfg.statError("read", abs, err)
 	}
 	defer f.Close()
-	if err := t.cfg.checkOpened("read", abs, f); err != nil {
-		return errorResult("%v", err)
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(sniffLen)
 	if mime := imageType(head); mime != "" {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,17 @@ func ripgrep(ctx context.Context, rg string, q *grepQuery, col *grepCollector) e
 	defer cancel()
 	cmd := exec.CommandContext(rctx, rg, args...)
 	cmd.Dir = dir
+	if q.rootDir != nil {
+		// The directory opened and checked, not whatever its name leads
+		// to by now: the child changes into it before it runs rg, while
+		// it still holds zut's descriptors.
+		if fdDir := fmt.Sprintf("/proc/self/fd/%d", q.rootDir.Fd()); dirExists(fdDir) {
+			cmd.Dir = fdDir
+		}
+		if scopeSwapHook != nil {
+			scopeSwapHook(q.root)
+		}
+	}
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
@@ -228,4 +240,10 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 		l.n -= k
 	}
 	return len(p), nil
+}
+
+// dirExists reports whether p names a directory.
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

@@ -137,7 +137,7 @@ func TestScopeOpened(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = cfg.checkOpened("read", in, f)
+		err = cfg.checkOpened("read", in, f, "", false)
 		f.Close()
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("checkOpened of %s = %v, want %q", tc.opened, err, tc.want)
@@ -180,4 +180,112 @@ func BenchmarkCheckScope(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestScopeSwapped: a link swapped between a scoped tool's check and its
+// open (scopeSwapHook plays the race at the swapAt-th open) does not lead
+// the call out of the scope: read, edit (as it reads and as it writes),
+// write (the directory it writes in, the old text it shows), skill and
+// grep's Go backend refuse or skip the file, and rg searches the
+// directory that was checked; a swap to another file in scope passes.
+func TestScopeSwapped(t *testing.T) {
+	if _, err := os.Readlink("/proc/self/fd/0"); err != nil {
+		t.Skipf("the kernel does not name open files in /proc/self/fd (%v): the check before the open stands alone", err)
+	}
+	skill := "---\nname: s\ndescription: d\n---\n"
+	tests := []struct {
+		name   string
+		tool   func(cfg Config) Tool
+		args   map[string]any
+		rg     bool      // search with rg, not the Go backend
+		swapAt int       // the open (1-based) before which the link is swapped
+		swap   [2]string // the link (in work) and its new target (in the test root)
+		want   string    // in the result
+		wantOK bool      // the result is no error
+		absent string    // a file (in the test root) the call must not make
+	}{
+		{name: "read, swapped out", tool: func(c Config) Tool { return &readTool{c} }, args: map[string]any{"path": "link"},
+			swapAt: 1, swap: [2]string{"link", "out/secret.txt"}, want: "read: link was swapped for {root}/out/secret.txt as it was opened, which is out of scope"},
+		{name: "read, swapped to another file in scope", tool: func(c Config) Tool { return &readTool{c} }, args: map[string]any{"path": "link"},
+			swapAt: 1, swap: [2]string{"link", "work/other.txt"}, want: "other", wantOK: true},
+		{name: "edit, swapped as it reads", tool: func(c Config) Tool { return &editTool{c} }, args: swapEditArgs("link"),
+			swapAt: 1, swap: [2]string{"link", "out/secret.txt"}, want: "edit: link was swapped for {root}/out/secret.txt"},
+		{name: "edit, directory swapped as it writes", tool: func(c Config) Tool { return &editTool{c} }, args: swapEditArgs("dlink/a.txt"),
+			swapAt: 2, swap: [2]string{"dlink", "out"}, want: "edit: dlink/a.txt was swapped for {root}/out/a.txt as it was opened, which is out of scope; the call was not run; the file was not changed", absent: "out/a.txt"},
+		{name: "write, directory swapped", tool: func(c Config) Tool { return &writeTool{c} }, args: map[string]any{"path": "dlink/new.txt", "content": "x"},
+			swapAt: 1, swap: [2]string{"dlink", "out"}, want: "write: dlink/new.txt was swapped for {root}/out/new.txt", absent: "out/new.txt"},
+		{name: "write, directory swapped within the scope", tool: func(c Config) Tool { return &writeTool{c} }, args: map[string]any{"path": "dlink/new.txt", "content": "x"},
+			swapAt: 1, swap: [2]string{"dlink", "work/sub2"}, want: "created dlink/new.txt", wantOK: true},
+		{name: "write, the old text swapped", tool: func(c Config) Tool { return &writeTool{c} }, args: map[string]any{"path": "link", "content": "x"},
+			swapAt: 1, swap: [2]string{"link", "out/secret.txt"}, want: "write: link was swapped for {root}/out/secret.txt"},
+		{name: "skill, swapped", tool: func(c Config) Tool { return &skillTool{index: c.Skills, cfg: c} }, args: map[string]any{"name": "s"},
+			swapAt: 1, swap: [2]string{"skill.md", "out/SKILL.md"}, want: "skill: skill.md was swapped for {root}/out/SKILL.md"},
+		{name: "grep, root swapped", tool: func(c Config) Tool { return &grepTool{c} }, args: map[string]any{"pattern": "inside|secret", "path": "dlink"},
+			swapAt: 1, swap: [2]string{"dlink", "out"}, want: "grep: dlink was swapped for {root}/out as it was opened"},
+		{name: "grep, a file of the tree swapped", tool: func(c Config) Tool { return &grepTool{c} }, args: map[string]any{"pattern": "inside|secret", "path": "tree"},
+			swapAt: 2, swap: [2]string{"tree/f.txt", "out/secret.txt"}, want: "was swapped for a file out of scope as it was opened, so it was not searched", wantOK: true},
+		{name: "grep with rg, root swapped after the check", tool: func(c Config) Tool { return &grepTool{c} }, args: map[string]any{"pattern": "inside|secret", "path": "dlink"},
+			rg: true, swapAt: 2, swap: [2]string{"dlink", "out"}, want: "dlink/a.txt:1:inside", wantOK: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			if tc.rg {
+				if cfg.Ripgrep = ripgrepPath(); cfg.Ripgrep == "" {
+					t.Skip("rg is not installed")
+				}
+				cfg.NoRipgrep = false
+			}
+			root := filepath.Dir(cfg.CWD)
+			writeFiles(t, root, map[string]string{"work/in.txt": "inside\n", "work/other.txt": "other\n", "work/sub/a.txt": "inside\n",
+				"work/sub2/keep": "", "work/tree/f.txt": "inside\n", "work/skills/SKILL.md": skill + "inside\n",
+				"out/secret.txt": "secret\n", "out/SKILL.md": skill + "secret\n"})
+			for _, l := range [][2]string{{"in.txt", "link"}, {"sub", "dlink"}, {"skills/SKILL.md", "skill.md"}} {
+				if err := os.Symlink(filepath.Join(cfg.CWD, l[0]), filepath.Join(cfg.CWD, l[1])); err != nil {
+					t.Skip(err)
+				}
+			}
+			cfg.Scope = &Scope{Write: []string{cfg.CWD}}
+			cfg.Skills = skills.New(skills.Skill{Name: "s", Path: filepath.Join(cfg.CWD, "skill.md"), Dir: cfg.CWD})
+			opens, swapped := 0, false
+			scopeSwapHook = func(string) {
+				if opens++; opens != tc.swapAt {
+					return
+				}
+				link := filepath.Join(cfg.CWD, tc.swap[0])
+				if err := os.Remove(link); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(root, tc.swap[1]), link); err != nil {
+					t.Fatal(err)
+				}
+				swapped = true
+			}
+			t.Cleanup(func() { scopeSwapHook = nil })
+			r := call(t, tc.tool(cfg), tc.args)
+			want := strings.ReplaceAll(tc.want, "{root}", root)
+			if !swapped {
+				t.Fatalf("the link was never swapped (%d opens); result %q", opens, r.Text())
+			}
+			if r.IsError == tc.wantOK || !strings.Contains(r.Text(), want) {
+				t.Errorf("result %q (error %v), want %q (error %v)", r.Text(), r.IsError, want, !tc.wantOK)
+			}
+			if strings.Contains(r.Text(), "secret\n") || strings.Contains(r.Text(), ":secret") {
+				t.Errorf("the outside text leaked: %q", r.Text())
+			}
+			if got := readFile(t, filepath.Join(root, "out", "secret.txt")); got != "secret\n" {
+				t.Errorf("the outside file became %q", got)
+			}
+			if tc.absent != "" {
+				if _, err := os.Lstat(filepath.Join(root, tc.absent)); err == nil {
+					t.Errorf("%s was written", tc.absent)
+				}
+			}
+		})
+	}
+}
+
+// swapEditArgs replaces "inside" in the file at p.
+func swapEditArgs(p string) map[string]any {
+	return map[string]any{"path": p, "edits": []map[string]string{{"oldText": "inside", "newText": "x"}}}
 }

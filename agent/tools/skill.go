@@ -53,12 +53,23 @@ func (t *skillTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 		return errorResult("%v", err)
 	}
 	name = strings.TrimPrefix(strings.TrimSpace(name), "/skill:")
-	if s, ok := t.index.Lookup(name); ok {
-		if err := t.cfg.CheckScope("skill", s.Path, false); err != nil {
-			return errorResult("%v", err)
-		}
+	s, ok := t.index.Lookup(name)
+	if !ok || t.cfg.Scope == nil {
+		return Skill(t.index, name)
 	}
-	return Skill(t.index, name)
+	if err := t.cfg.CheckScope("skill", s.Path, false); err != nil {
+		return errorResult("%v", err)
+	}
+	f, err := t.cfg.OpenScoped("skill", s.Path)
+	if IsOpenedOutOfScope(err) {
+		return errorResult("%v", err)
+	}
+	if err != nil {
+		return errorResult("skill: read skill %q: %v", s.Name, err)
+	}
+	defer f.Close()
+	body, truncated, err := s.ReadBody(f)
+	return skillResult(s, body, truncated, err)
 }
 
 // Skill is the result of loading the skill called name: its SKILL.md body
@@ -75,6 +86,11 @@ func Skill(index *skills.Index, name string) Result {
 		return errorResult("skill: no skill is called %q; available skills: %s", name, strings.Join(names, ", "))
 	}
 	body, truncated, err := s.Body()
+	return skillResult(s, body, truncated, err)
+}
+
+// skillResult words the body of skill s, read with err, for the model.
+func skillResult(s skills.Skill, body string, truncated bool, err error) Result {
 	if err != nil {
 		return errorResult("skill: %v", err)
 	}

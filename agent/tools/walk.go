@@ -120,12 +120,21 @@ func (w *walker) wanted(abs string, isDir bool, stack ignoreStack) bool {
 // searchFile matches one file. ok is false when the file cannot be read,
 // is binary (holds a NUL byte anywhere), or has no match.
 func (w *walker) searchFile(abs string) (grepFile, bool) {
+	if scopeSwapHook != nil && w.q.opened != nil {
+		scopeSwapHook(abs)
+	}
 	f, err := os.OpenFile(abs, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		w.col.skip(abs, "could not read the file: "+unwrapPath(err).Error())
 		return grepFile{}, false
 	}
 	defer f.Close()
+	if w.q.opened != nil {
+		if err := w.q.opened(abs, f); err != nil {
+			w.col.skip(abs, "was swapped for a file out of scope as it was opened, so it was not searched")
+			return grepFile{}, false
+		}
+	}
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
 		return grepFile{}, false // a file replaced by a FIFO or device since the listing

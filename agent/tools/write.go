@@ -82,17 +82,20 @@ func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, progress func(
 		return errorResult("%v", err)
 	}
 	shown := t.cfg.display(abs)
-	old, oldTooBig, err := readForDiff(abs)
+	old, oldTooBig, err := t.cfg.readForDiff("write", abs)
 	if err == nil {
 		var created bool
 		var via string
-		if created, via, err = writeAtomic(abs, []byte(content)); err == nil {
+		if created, via, err = t.cfg.writeAtomic("write", abs, []byte(content)); err == nil {
 			r := t.done(shown, created, old, content, oldTooBig)
 			if via != "" {
 				r.Content[0].Text += fmt.Sprintf(" through the symbolic link %s, which points to %s (the link itself is unchanged)", shown, t.cfg.display(via))
 			}
 			return r
 		}
+	}
+	if IsOpenedOutOfScope(err) {
+		return errorResult("%v", err)
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
 		return errorResult("write: %s: a parent of it is a file, not a directory; choose another path", shown)
@@ -111,8 +114,8 @@ func (t *writeTool) done(shown string, created bool, old, content string, oldToo
 
 // readForDiff returns the current text of the file at abs for the Details
 // of a write: "" when it does not exist; tooBig when it is over the Details
-// bound. A directory is an error.
-func readForDiff(abs string) (old string, tooBig bool, err error) {
+// bound. A directory is an error. The file is opened as OpenScoped does.
+func (cfg Config) readForDiff(tool, abs string) (old string, tooBig bool, err error) {
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
@@ -129,7 +132,10 @@ func readForDiff(abs string) (old string, tooBig bool, err error) {
 	if fi.Size() > maxDetailText {
 		return "", true, nil
 	}
-	f, err := provider.OpenRegular(abs)
+	f, err := cfg.OpenScoped(tool, abs)
+	if IsOpenedOutOfScope(err) {
+		return "", false, err
+	}
 	if err != nil {
 		return "", false, unwrapPath(err)
 	}

@@ -296,7 +296,10 @@ type search struct {
 
 // file reads and analyzes one file; it returns why it was skipped, or "".
 func (s *search) file(abs string, lang *language) string {
-	f, err := provider.OpenRegular(abs)
+	f, err := s.t.cfg.OpenScoped("ast", abs)
+	if tools.IsOpenedOutOfScope(err) {
+		return "was swapped for a file out of scope as it was opened, so it was not read"
+	}
 	if err != nil {
 		return "cannot be read: " + errText(err)
 	}
