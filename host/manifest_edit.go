@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/zut-go/zut/host/internal/jsonfile"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // SetEnabled rewrites dir/extension.json with "enabled" set to enabled,
@@ -41,5 +42,5 @@ func SetEnabled(dir string, enabled bool) error {
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return jsonfile.WriteAtomic(file, append(jsonfile.Encode(members, ""), '\n'), mode)
+	return regular.WriteAtomic(file, append(jsonfile.Encode(members, ""), '\n'), mode)
 }

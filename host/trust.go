@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zut-go/zut/host/internal/jsonfile"
 	"github.com/zut-go/zut/proto/regular"
 )
 
@@ -348,7 +347,7 @@ func (s *TrustStore) update(change func(*trustFile)) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("save trust store: %w", err)
 	}
-	if err := jsonfile.WriteAtomic(s.path, append(data, '\n'), 0o600); err != nil {
+	if err := regular.WriteAtomic(s.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("save trust store: %w", err)
 	}
 	return nil

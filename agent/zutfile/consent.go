@@ -79,7 +79,7 @@ func RememberConsent(zutHome, name, digest string) error {
 	if err != nil {
 		return fmt.Errorf("remember consent in %s: %v", path, err)
 	}
-	if err := writeAtomic(path, append(data, '\n'), 0o600); err != nil {
+	if err := regular.WriteAtomic(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("remember consent: %v", err)
 	}
 	return nil
@@ -115,37 +115,4 @@ func readConsent(zutHome string) (*consentFile, error) {
 		cf.Agents = map[string]consentEntry{}
 	}
 	return cf, nil
-}
-
-// writeAtomic replaces path with data through a temporary file beside
-// it, given mode perm, synced and renamed over path.
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

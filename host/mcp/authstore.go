@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/zut-go/zut/host/internal/jsonfile"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // storedAuth is what zut keeps about one server's authorization, in
@@ -85,5 +85,5 @@ func saveAuth(path string, a *storedAuth) error {
 	if err != nil {
 		return fmt.Errorf("save authorization: %w", err)
 	}
-	return jsonfile.WriteAtomic(path, append(data, '\n'), 0o600)
+	return regular.WriteAtomic(path, append(data, '\n'), 0o600)
 }

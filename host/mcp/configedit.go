@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/zut-go/zut/host/internal/jsonfile"
+	"github.com/zut-go/zut/proto/regular"
 )
 
 // editServers applies edit to the "mcpServers" members of the file at
@@ -64,7 +65,7 @@ func editServers(path string, perm os.FileMode, edit func([]jsonfile.Member) ([]
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return jsonfile.WriteAtomic(path, out, perm)
+	return regular.WriteAtomic(path, out, perm)
 }
 
 // AddServer adds the server name, defined by entry (a JSON object such as

@@ -6,7 +6,8 @@
 // by the open and the file they end at is checked again with fstat, the
 // open never waits for a FIFO's other end (O_NONBLOCK), a directory, a
 // FIFO, a device or a socket is refused at once, and a read is capped by
-// size. Every error names the file and says what to do.
+// size. Every error names the file and says what to do. It also writes
+// the capped logs (OpenLog) and replaces files atomically (WriteAtomic).
 //
 // It imports nothing of zut, like the standard library, so that every
 // layer (provider, host, host/mcp, agent, tui) may read through it;

@@ -1,18 +1,15 @@
 // Package jsonfile edits the JSON files zut rewrites for the user
 // (extension.json's "enabled", the "mcpServers" of an MCP configuration,
 // the trust and OAuth stores): a JSON object split into its members in the
-// file's order, so that a rewrite keeps every key it does not touch, and
-// an atomic replacement of the file through a temporary file beside it.
-// host and host/mcp share it.
+// file's order, so that a rewrite keeps every key it does not touch
+// (proto/regular's WriteAtomic then replaces the file). host and host/mcp
+// share it.
 package jsonfile
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // Member is one member of a JSON object.
@@ -91,39 +88,4 @@ func quote(s string) []byte {
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // a string always encodes
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// WriteAtomic replaces path with data: a temporary file in the same
-// directory is given mode perm, written, synced and renamed over path, so
-// that a reader sees the old file or the new one, never a part. The
-// temporary file is removed on any error.
-func WriteAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
