@@ -9,6 +9,8 @@
 #   doctor      zut ext doctor with 10 Python extensions
 #   stream      zut -p of one answer streamed as 25,000 text deltas
 #   idle-tui    the interactive UI idle in tmux (memory only)
+#   deltas      stream minus text: what the 24,999 extra deltas cost, the
+#               per-delta path without the process and the turn around it
 #
 # For each it prints the median wall time and the median peak resident
 # memory of both builds, and the ratio working tree / COMMIT; then the
@@ -134,6 +136,14 @@ r = lambda a, b: f"{b / a:.2f}x" if a else "-"
 print(f"{c:<9} {bt*1000:12.2f} {ht*1000:12.2f} {r(bt, ht):>7} {bm/1024:11.1f} {hm/1024:11.1f} {r(bm, hm):>7}")
 EOF
 done
+# deltas: the median stream time less the median text-turn time, per build.
+python3 - "$(cut -d' ' -f1 "$work/base.stream" | median)" "$(cut -d' ' -f1 "$work/base.text" | median)" \
+	"$(cut -d' ' -f1 "$work/head.stream" | median)" "$(cut -d' ' -f1 "$work/head.text" | median)" <<'EOF'
+import sys
+bs, bt, hs, ht = map(float, sys.argv[1:])
+b, h = bs - bt, hs - ht
+print(f"{'deltas':<9} {b*1000:12.2f} {h*1000:12.2f} {f'{h / b:.2f}x' if b > 0 else '-':>7}   (stream - text)")
+EOF
 bs=$(stat -c %s "$work/zut-base")
 hs=$(stat -c %s "$work/zut-head")
 python3 -c "print(f'binary    {$bs/1e6:.1f} MB (base) {$hs/1e6:.1f} MB (head) {$hs/$bs:.2f}x')"
