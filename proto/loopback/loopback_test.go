@@ -69,6 +69,7 @@ func TestRequests(t *testing.T) {
 		calls  int // handler calls it adds
 	}{
 		{"ok", "GET /cb?code=abc&state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "HTTP/1.1 200 OK", "<p>code abc</p>", 1},
+		{"two requests on one connection", "GET /cb?code=one HTTP/1.1\r\n\r\nGET /cb?code=two HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK", "<p>code one</p>", 1},
 		{"HTTP/1.0, bare LF", "GET /cb?code=abc HTTP/1.0\n\n", "HTTP/1.1 200 OK", "<p>code abc</p>", 1},
 		{"no query", "GET /cb HTTP/1.1\r\n\r\n", "HTTP/1.1 400 Bad Request", "<p>no code</p>", 1},
 		{"escaped query", "GET /cb?code=a%20b%3Cc HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK", "<p>code a b<c</p>", 1},
