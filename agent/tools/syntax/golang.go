@@ -54,7 +54,7 @@ func (g *goFile) off(i int) int {
 	if i >= len(g.toks) {
 		return len(g.src)
 	}
-	return g.toks[i].off
+	return int(g.toks[i].off)
 }
 
 // resync is the first token from i that starts a line with a top-level
@@ -75,7 +75,7 @@ func (g *goFile) resync(i int) int {
 // next is the index after token i, past the group it opens if it is a
 // matched opening bracket.
 func (g *goFile) next(i int) int {
-	if m := g.toks[i].match; m > i {
+	if m := int(g.toks[i].match); m > i {
 		return m + 1
 	}
 	return i + 1
@@ -99,7 +99,7 @@ func (g *goFile) parseTop() {
 		g.fail(g.off(i+2), "expected ';', found %s", g.found(i+2))
 		return
 	}
-	g.syms = []Symbol{{Kind: KindPackage, Name: name, Line: g.toks[i+1].line, Signature: "package " + name}}
+	g.syms = []Symbol{{Kind: KindPackage, Name: name, Line: int(g.toks[i+1].line), Signature: "package " + name}}
 	for i = i + 2; i < len(g.toks); {
 		if g.toks[i].kind == gSemi {
 			i++
@@ -149,7 +149,7 @@ func (g *goFile) genDecl(i int, top bool) int {
 	kw := g.text(i)
 	j := i + 1
 	if g.is(j, "(") {
-		end := g.toks[j].match
+		end := int(g.toks[j].match)
 		if end < 0 {
 			end = g.resync(j + 1)
 			if !top {
@@ -189,8 +189,8 @@ func (g *goFile) spec(kw string, a, e int, top bool) {
 		}
 		if top && g.kind(p) == gLit {
 			path, _ := strconv.Unquote(g.text(p))
-			end := g.toks[p].end
-			g.syms = append(g.syms, Symbol{Kind: KindImport, Name: path, Line: g.toks[p].line, EndLine: g.lineAt(end), Signature: "import " + g.cut(g.toks[a].off, end)})
+			end := int(g.toks[p].end)
+			g.syms = append(g.syms, Symbol{Kind: KindImport, Name: path, Line: int(g.toks[p].line), EndLine: g.lineAt(end), Signature: "import " + g.cut(int(g.toks[a].off), end)})
 		}
 	case "const", "var":
 		var names []int
@@ -207,14 +207,14 @@ func (g *goFile) spec(kw string, a, e int, top bool) {
 		if !top {
 			return
 		}
-		end := g.toks[e-1].end
-		sig := kw + " " + g.cut(g.toks[a].off, end)
+		end := int(g.toks[e-1].end)
+		sig := kw + " " + g.cut(int(g.toks[a].off), end)
 		kind := KindVar
 		if kw == "const" {
 			kind = KindConst
 		}
 		for _, n := range names {
-			g.syms = append(g.syms, Symbol{Kind: kind, Name: g.text(n), Line: g.toks[n].line, EndLine: g.lineAt(end), Signature: sig})
+			g.syms = append(g.syms, Symbol{Kind: kind, Name: g.text(n), Line: int(g.toks[n].line), EndLine: g.lineAt(end), Signature: sig})
 		}
 	case "type":
 		g.typeSpec(a, e, top)
@@ -239,13 +239,13 @@ func (g *goFile) typeSpec(a, e int, top bool) {
 	if g.is(k, "=") {
 		k++
 	}
-	kind, sigEnd, list := KindType, g.toks[e-1].end, -1
+	kind, sigEnd, list := KindType, int(g.toks[e-1].end), -1
 	if g.is(k+1, "{") && k+1 < e {
 		switch {
 		case g.is(k, "struct"):
-			kind, sigEnd, list = KindStruct, g.toks[k+1].off, k+1
+			kind, sigEnd, list = KindStruct, int(g.toks[k+1].off), k+1
 		case g.is(k, "interface"):
-			kind, sigEnd, list = KindInterface, g.toks[k+1].off, k+1
+			kind, sigEnd, list = KindInterface, int(g.toks[k+1].off), k+1
 		}
 	}
 	var entries []gField
@@ -260,12 +260,12 @@ func (g *goFile) typeSpec(a, e int, top bool) {
 	if !top {
 		return
 	}
-	g.syms = append(g.syms, Symbol{Kind: kind, Name: name, Line: g.toks[a].line, EndLine: g.lineAt(g.toks[e-1].end), Signature: strings.TrimSpace("type " + g.cut(g.toks[a].off, sigEnd))})
+	g.syms = append(g.syms, Symbol{Kind: kind, Name: name, Line: int(g.toks[a].line), EndLine: g.lineAt(int(g.toks[e-1].end)), Signature: strings.TrimSpace("type " + g.cut(int(g.toks[a].off), sigEnd))})
 	for _, f := range entries {
-		end := g.toks[f.end-1].end
-		sig := g.cut(g.toks[f.start].off, end)
+		end := int(g.toks[f.end-1].end)
+		sig := g.cut(int(g.toks[f.start].off), end)
 		if f.names == nil {
-			g.syms = append(g.syms, Symbol{Kind: KindField, Name: g.embeddedName(f.typ, f.end), Line: g.toks[f.typ].line, EndLine: g.lineAt(end), Parent: name, Depth: 1, Signature: sig})
+			g.syms = append(g.syms, Symbol{Kind: KindField, Name: g.embeddedName(f.typ, f.end), Line: int(g.toks[f.typ].line), EndLine: g.lineAt(end), Parent: name, Depth: 1, Signature: sig})
 			continue
 		}
 		fk := KindField
@@ -273,7 +273,7 @@ func (g *goFile) typeSpec(a, e int, top bool) {
 			fk = KindMethod
 		}
 		for _, n := range f.names {
-			g.syms = append(g.syms, Symbol{Kind: fk, Name: g.text(n), Line: g.toks[n].line, EndLine: g.lineAt(end), Parent: name, Depth: 1, Signature: sig})
+			g.syms = append(g.syms, Symbol{Kind: fk, Name: g.text(n), Line: int(g.toks[n].line), EndLine: g.lineAt(end), Parent: name, Depth: 1, Signature: sig})
 		}
 	}
 }
@@ -281,7 +281,7 @@ func (g *goFile) typeSpec(a, e int, top bool) {
 // isTypeParams reports whether the "[" at lb after a type's name opens
 // type parameters rather than an array length, as go/parser decides.
 func (g *goFile) isTypeParams(lb int) bool {
-	rb := g.toks[lb].match
+	rb := int(g.toks[lb].match)
 	if rb < 0 || rb == lb+1 || g.kind(lb+1) != gIdent || rb == lb+2 {
 		return false
 	}
@@ -326,7 +326,7 @@ type gField struct {
 // fields reads the entries of the struct or interface whose "{" is at
 // lb, marking the names they declare.
 func (g *goFile) fields(lb int, iface bool) []gField {
-	rb := g.toks[lb].match
+	rb := int(g.toks[lb].match)
 	if rb < 0 {
 		return nil
 	}
@@ -386,7 +386,7 @@ func (g *goFile) fields(lb int, iface bool) []gField {
 // or slice type (a field or parameter name, then its type) rather than
 // type arguments (an embedded or unnamed T[P]). end bounds the entry.
 func (g *goFile) arrayField(lb, end int) bool {
-	rb := g.toks[lb].match
+	rb := int(g.toks[lb].match)
 	if rb < 0 {
 		return false
 	}
@@ -427,7 +427,7 @@ func (g *goFile) embeddedName(i, end int) string {
 // opened at i declares.
 func (g *goFile) fieldList(i int) {
 	g.ann[i].params = true
-	end := g.toks[i].match
+	end := int(g.toks[i].match)
 	if end < 0 {
 		return
 	}
@@ -471,7 +471,7 @@ func (g *goFile) fieldList(i int) {
 // after it, and returns the index after the parameters.
 func (g *goFile) funcParams(i int) int {
 	g.fieldList(i)
-	c := g.toks[i].match
+	c := int(g.toks[i].match)
 	if c < 0 {
 		return len(g.toks)
 	}
@@ -495,10 +495,10 @@ func (g *goFile) funcDecl(i int) (int, string) {
 		if recvTok >= 0 {
 			recv = g.text(recvTok)
 		}
-		if g.toks[k].match < 0 {
+		if int(g.toks[k].match) < 0 {
 			return g.resync(k + 1), ""
 		}
-		k = g.toks[k].match + 1
+		k = int(g.toks[k].match) + 1
 	}
 	if g.kind(k) != gIdent || k >= len(g.toks) {
 		g.fail(g.off(k), "expected 'IDENT', found %s", g.found(k))
@@ -525,7 +525,7 @@ func (g *goFile) funcDecl(i int) (int, string) {
 	}
 	if bad := g.badParam(k); bad >= 0 {
 		g.fail(g.off(bad), "expected ')', found %s", g.found(bad))
-		g.addFunc(method, name, recv, g.cut(g.toks[i].off, g.off(bad)), g.toks[max(bad-1, i)].end)
+		g.addFunc(method, name, recv, g.cut(int(g.toks[i].off), g.off(bad)), int(g.toks[max(bad-1, i)].end))
 		return g.resync(bad), parent
 	}
 	k = g.funcParams(k)
@@ -541,15 +541,15 @@ func (g *goFile) funcDecl(i int) (int, string) {
 		}
 	}
 	if !g.is(k, "{") {
-		end := g.toks[k-1].end
-		g.addFunc(method, name, recv, g.cut(g.toks[i].off, end), end)
+		end := int(g.toks[k-1].end)
+		g.addFunc(method, name, recv, g.cut(int(g.toks[i].off), end), end)
 		return k, parent
 	}
-	rb := g.toks[k].match
+	rb := int(g.toks[k].match)
 	if rb < 0 {
 		rb = g.resync(k+1) - 1
 	}
-	g.addFunc(method, name, recv, g.cut(g.toks[i].off, g.toks[k].off), g.toks[rb].end)
+	g.addFunc(method, name, recv, g.cut(int(g.toks[i].off), int(g.toks[k].off)), int(g.toks[rb].end))
 	return rb + 1, parent
 }
 
@@ -558,13 +558,13 @@ func (g *goFile) addFunc(method bool, name int, recv, sig string, end int) {
 	if method {
 		kind = KindMethod
 	}
-	g.syms = append(g.syms, Symbol{Kind: kind, Name: g.text(name), Line: g.toks[name].line, EndLine: g.lineAt(end), Parent: recv, Signature: sig})
+	g.syms = append(g.syms, Symbol{Kind: kind, Name: g.text(name), Line: int(g.toks[name].line), EndLine: g.lineAt(end), Parent: recv, Signature: sig})
 }
 
 // badParam is the first token of the parameter list at i that cannot be
 // in one (a line end without a comma, a "{" that opens no type), or -1.
 func (g *goFile) badParam(i int) int {
-	end := g.toks[i].match
+	end := int(g.toks[i].match)
 	if end < 0 {
 		end = len(g.toks)
 	}
@@ -583,7 +583,7 @@ func (g *goFile) badParam(i int) int {
 // of the receiver list at i (-1 when it has none), and whether it is a
 // pointer.
 func (g *goFile) recvType(i int) (int, bool) {
-	end := g.toks[i].match
+	end := int(g.toks[i].match)
 	if end < 0 {
 		return -1, false
 	}
@@ -708,7 +708,7 @@ func (g *goFile) exprStart(j int) int {
 		}
 		return j
 	case gOp:
-		k := t.match
+		k := int(t.match)
 		if k < 0 || k > j {
 			return j
 		}
@@ -738,7 +738,7 @@ func (g *goFile) exprStart(j int) int {
 			}
 			s := g.exprStart(p)
 			for g.is(s-1, "]") {
-				m := g.toks[s-1].match
+				m := int(g.toks[s-1].match)
 				switch {
 				case m < 0:
 					return s
@@ -774,7 +774,7 @@ func (g *goFile) callee(j int) []string {
 		}
 		return []string{g.text(j)}
 	case gOp:
-		k := t.match
+		k := int(t.match)
 		if k < 0 || k > j {
 			return nil
 		}
@@ -799,7 +799,7 @@ func (g *goFile) callee(j int) []string {
 // hasTop reports whether the group opened at token i holds op outside
 // inner brackets.
 func (g *goFile) hasTop(i int, op string) bool {
-	end := g.toks[i].match
+	end := int(g.toks[i].match)
 	for k := i + 1; k < end; k = g.next(k) {
 		if g.is(k, op) {
 			return true
@@ -823,7 +823,7 @@ func goCalls(g *goFile, q query) []Symbol {
 		if !g.is(i, "(") || g.ann[i].params || g.kind(i-1) == gKeyword || g.is(i-1, ".") {
 			continue
 		}
-		rp := g.toks[i].match
+		rp := int(g.toks[i].match)
 		if rp < 0 {
 			continue
 		}
@@ -835,7 +835,7 @@ func goCalls(g *goFile, q query) []Symbol {
 		if g.isTypeBefore(s) {
 			continue // a conversion to []T, map[K]V, chan T
 		}
-		found = append(found, call{Symbol{Kind: KindCall, Name: strings.Join(path, "."), Line: g.toks[s].line, Parent: g.parentOf(i, &d), Signature: g.cut(g.toks[s].off, g.toks[rp].end)}, s, rp})
+		found = append(found, call{Symbol{Kind: KindCall, Name: strings.Join(path, "."), Line: int(g.toks[s].line), Parent: g.parentOf(i, &d), Signature: g.cut(int(g.toks[s].off), int(g.toks[rp].end))}, s, rp})
 	}
 	// In the order of the syntax tree: a call before the calls inside it.
 	sort.SliceStable(found, func(i, j int) bool {
@@ -865,7 +865,7 @@ func (g *goFile) isTypeBefore(s int) bool {
 		if p == s-1 {
 			return true
 		}
-		m := g.toks[p].match
+		m := int(g.toks[p].match)
 		return m >= 0 && (g.is(m-1, "map") || !g.exprEnd(m-1))
 	}
 	return false
@@ -905,7 +905,7 @@ func goRefs(g *goFile, q query) []Symbol {
 		if g.ann[i].decl {
 			kind = KindDecl
 		}
-		out = append(out, Symbol{Kind: kind, Name: name, Line: t.line, Parent: g.parentOf(i, &d), Signature: lineText(g.src, t.off)})
+		out = append(out, Symbol{Kind: kind, Name: name, Line: int(t.line), Parent: g.parentOf(i, &d), Signature: lineText(g.src, int(t.off))})
 	}
 	return out
 }

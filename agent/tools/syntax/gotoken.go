@@ -27,9 +27,9 @@ const (
 // gTok is one token; its text is src[off:end] ("" for an inserted
 // semicolon).
 type gTok struct {
-	off, end int
-	line     int
-	match    int // the index of a bracket's partner, -1 if unmatched
+	off, end int32
+	line     int32
+	match    int32 // the index of a bracket's partner, -1 if unmatched
 	kind     gKind
 	first    bool // the first token of its line
 }
@@ -62,7 +62,7 @@ type goFile struct {
 // text is the source of token i.
 func (g *goFile) text(i int) string {
 	t := &g.toks[i]
-	return g.src[t.off:t.end]
+	return g.src[int(t.off):int(t.end)]
 }
 
 // is reports whether token i exists and is the operator or keyword s.
@@ -71,7 +71,7 @@ func (g *goFile) is(i int, s string) bool {
 		return false
 	}
 	t := &g.toks[i]
-	return (t.kind == gOp || t.kind == gKeyword) && g.src[t.off:t.end] == s
+	return (t.kind == gOp || t.kind == gKeyword) && g.src[int(t.off):int(t.end)] == s
 }
 
 func (g *goFile) kind(i int) gKind {
@@ -110,7 +110,7 @@ func (g *goFile) found(i int) string {
 	switch t := &g.toks[i]; {
 	case t.kind == gIdent || t.kind == gLit:
 		return tools.Clip(g.text(i), 40)
-	case t.kind == gSemi && t.end == t.off:
+	case t.kind == gSemi && int(t.end) == int(t.off):
 		return "newline"
 	}
 	return "'" + g.text(i) + "'"
@@ -141,7 +141,7 @@ func scanGo(src string) *goFile {
 	semi := false // a line end here ends a statement
 	first := true
 	add := func(k gKind, off, end int) {
-		g.toks = append(g.toks, gTok{off: off, end: end, line: line, match: -1, kind: k, first: first})
+		g.toks = append(g.toks, gTok{off: int32(off), end: int32(end), line: int32(line), match: -1, kind: k, first: first})
 		first = false
 	}
 	newline := func(at int) {
@@ -324,14 +324,14 @@ func (g *goFile) matchBrackets() {
 			j--
 		}
 		if j < 0 {
-			g.fail(g.toks[i].off, "unexpected %s", g.found(i))
+			g.fail(int(g.toks[i].off), "unexpected %s", g.found(i))
 			continue
 		}
 		if j != len(stack)-1 {
 			in := stack[len(stack)-1]
-			g.fail(g.toks[i].off, "expected '%s', found '%s'", closer(g.text(in)), g.text(i))
+			g.fail(int(g.toks[i].off), "expected '%s', found '%s'", closer(g.text(in)), g.text(i))
 		}
-		g.toks[i].match, g.toks[stack[j]].match = stack[j], i
+		g.toks[i].match, g.toks[stack[j]].match = int32(stack[j]), int32(i)
 		stack = stack[:j]
 	}
 	if len(stack) > 0 {
