@@ -96,7 +96,7 @@ func (g *goFile) fail(off int, format string, args ...any) {
 	g.err = &goError{off: off, line: line, col: off - g.lines[line-1] + 1, msg: fmt.Sprintf(format, args...)}
 }
 
-// errorText is the error as the tool shows it.
+// String is the error as the tool shows it.
 func (e *goError) String() string {
 	return tools.Clip(fmt.Sprintf("line %d:%d: %s", e.line, e.col, e.msg), 200)
 }
@@ -110,7 +110,7 @@ func (g *goFile) found(i int) string {
 	switch t := &g.toks[i]; {
 	case t.kind == gIdent || t.kind == gLit:
 		return tools.Clip(g.text(i), 40)
-	case t.kind == gSemi && int(t.end) == int(t.off):
+	case t.kind == gSemi && t.end == t.off:
 		return "newline"
 	}
 	return "'" + g.text(i) + "'"
