@@ -75,12 +75,13 @@ var importPolicy = map[string][]string{
 	// The extension host, the SDK and zut ext.
 	"proto":                  {},
 	"proto/regular":          {},
+	"proto/loopback":         {},
 	"ext":                    {"proto"},
 	"host":                   {"host/internal/jsonfile", "host/procgroup", "proto", "proto/regular"},
 	"host/extcmd":            {"host", "host/exttest", "host/extinit", "host/internal/cmdline", "host/internal/gobuild", "proto/regular"},
 	"host/exttest":           {"host", "host/internal/cmdline", "host/internal/gobuild", "host/procgroup", "proto"},
 	"host/extinit":           {"ext/python", "ext/node", "host", "host/internal/cmdline"},
-	"host/mcp":               {"host/internal/jsonfile", "host/procgroup", "proto/regular"},
+	"host/mcp":               {"host/internal/jsonfile", "host/procgroup", "proto/loopback", "proto/regular"},
 	"host/hooks":             {"host/procgroup"},
 	"host/mcpcmd":            {"host/mcp"},
 	"host/procgroup":         {},
@@ -97,7 +98,7 @@ var importPolicy = map[string][]string{
 
 	// Models.
 	"provider":                            {"proto/regular"},
-	"provider/authcmd":                    {"provider"},
+	"provider/authcmd":                    {"proto/loopback", "provider"},
 	"provider/providertest":               {"provider"},
 	"provider/providertest/cmd/fakemodel": {"provider/providertest"},
 

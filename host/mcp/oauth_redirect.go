@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"os/exec"
 	"runtime"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zut-go/zut/host/procgroup"
+	"github.com/zut-go/zut/proto/loopback"
 )
 
 // authorizeInBrowser sends the user to the authorization endpoint and
@@ -50,12 +50,10 @@ func (z *authorizer) authorizeInBrowser(ctx context.Context, ln net.Listener, a 
 	}
 	got := make(chan answer, 1)
 	var once sync.Once
-	mux := http.NewServeMux()
-	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Query()
+	srv := loopback.Serve(ln, "/callback", func(p url.Values) loopback.Page {
 		if subtle.ConstantTimeCompare([]byte(p.Get("state")), []byte(state)) != 1 {
-			http.Error(w, "zut: this authorization answer does not belong to the request zut made; ignored.", http.StatusBadRequest)
-			return
+			return loopback.Page{Status: 400, ContentType: "text/plain; charset=utf-8",
+				Body: "zut: this authorization answer does not belong to the request zut made; ignored.\n"}
 		}
 		var ans answer
 		switch {
@@ -66,27 +64,13 @@ func (z *authorizer) authorizeInBrowser(ctx context.Context, ln net.Listener, a 
 		default:
 			ans.code = p.Get("code")
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if ans.err != nil {
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, "<!doctype html><title>zut</title><p>Authorization failed. Return to zut for details.</p>")
-		} else {
-			fmt.Fprint(w, "<!doctype html><title>zut</title><p>zut is authorized. You can close this window.</p>")
-		}
 		once.Do(func() { got <- ans })
+		if ans.err != nil {
+			return loopback.Page{Status: 400, Body: "<!doctype html><title>zut</title><p>Authorization failed. Return to zut for details.</p>"}
+		}
+		return loopback.Page{Body: "<!doctype html><title>zut</title><p>zut is authorized. You can close this window.</p>"}
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		_ = srv.Serve(ln)
-	}()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = srv.Shutdown(sctx)
-		cancel()
-		<-served
-	}()
+	defer srv.Close()
 
 	z.log.printf("oauth: waiting for the user to authorize at %s", a.AuthorizationEndpoint)
 	if z.prompt != nil {

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"html"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/zut-go/zut/proto/loopback"
 	"github.com/zut-go/zut/provider"
 )
 
@@ -120,16 +119,13 @@ func ParseCode(text string) (code, state string) {
 	return strings.TrimSpace(code), strings.TrimSpace(state)
 }
 
-// callback is the local HTTP server that receives the browser after a
-// ChatGPT sign-in. Its one goroutine (Serve) ends when close shuts the
-// server down.
+// callback is the local HTTP listener that receives the browser after a
+// ChatGPT sign-in. Its goroutines end when close stops it.
 type callback struct {
 	ln     net.Listener
-	srv    *http.Server
+	srv    *loopback.Server
 	state  string
 	result chan callbackResult // one answer; buffered
-	once   sync.Once
-	done   chan struct{}
 }
 
 type callbackResult struct {
@@ -149,42 +145,32 @@ func listenCallback(addr, state string) (*callback, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s for the ChatGPT sign-in's callback: %v — another program (a second zut auth login, codex login) may hold the port; close it and retry", addr, err)
 	}
-	cb := &callback{ln: ln, state: state, result: make(chan callbackResult, 1), done: make(chan struct{})}
-	mux := http.NewServeMux()
-	mux.HandleFunc(provider.CodexCallbackPath, cb.serve)
-	cb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, MaxHeaderBytes: 64 << 10}
-	go func() {
-		defer close(cb.done)
-		cb.srv.Serve(ln)
-	}()
+	cb := &callback{ln: ln, state: state, result: make(chan callbackResult, 1)}
+	cb.srv = loopback.Serve(ln, provider.CodexCallbackPath, cb.serve)
 	return cb, nil
 }
 
-func (cb *callback) serve(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+func (cb *callback) serve(q url.Values) loopback.Page {
 	if q.Get("state") != cb.state {
 		// Another page's answer, or a forged one: ignore it, keep waiting.
-		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, page("This answer belongs to another sign-in", "zut is still waiting for the sign-in it started. Use the link zut printed."))
-		return
+		return loopback.Page{Status: 400, Body: page("This answer belongs to another sign-in", "zut is still waiting for the sign-in it started. Use the link zut printed.")}
 	}
 	res := callbackResult{code: q.Get("code"), state: q.Get("state")}
+	var p loopback.Page
 	if e := q.Get("error"); e != "" {
 		res.err = fmt.Errorf("ChatGPT sign-in: the authorization server answered %s: %s — run zut auth login openai-codex again", e, q.Get("error_description"))
-		w.WriteHeader(http.StatusOK)
-		fmt.Fprint(w, page("Sign-in refused", html.EscapeString(e+": "+q.Get("error_description"))+". Return to zut."))
+		p = loopback.Page{Body: page("Sign-in refused", html.EscapeString(e+": "+q.Get("error_description"))+". Return to zut.")}
 	} else if res.code == "" {
 		res.err = errors.New("ChatGPT sign-in: the browser came back without a code — run zut auth login openai-codex again")
-		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, page("No code", "The answer had no code. Return to zut and sign in again."))
+		p = loopback.Page{Status: 400, Body: page("No code", "The answer had no code. Return to zut and sign in again.")}
 	} else {
-		fmt.Fprint(w, page("Signed in", "zut has the answer. You can close this tab and return to the terminal."))
+		p = loopback.Page{Body: page("Signed in", "zut has the answer. You can close this tab and return to the terminal.")}
 	}
 	select {
 	case cb.result <- res:
 	default: // an answer is already there
 	}
+	return p
 }
 
 func page(title, text string) string {
@@ -192,14 +178,7 @@ func page(title, text string) string {
 }
 
 func (cb *callback) close() {
-	cb.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := cb.srv.Shutdown(ctx); err != nil {
-			cb.srv.Close()
-		}
-		<-cb.done
-	})
+	cb.srv.Close()
 }
 
 // OpenBrowser opens link with xdg-open (with a display) or open (macOS)

@@ -1,5 +1,7 @@
 // Package syntax owns the ast tool: structural code search and outlines
-// without external tools. Go is parsed exactly with go/parser; Python,
+// without external tools. Go is parsed exactly by the package's own
+// scanner (gotoken.go) and declaration parser (golang.go), which give what
+// go/parser and go/ast gave without their code in the binary; Python,
 // JavaScript, TypeScript, Rust, C, C++ and Java are outlined by a
 // tokenizer that knows each language's declarations, nesting, strings and
 // comments, and whose results are marked approximate.

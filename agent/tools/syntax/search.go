@@ -1,12 +1,7 @@
 package syntax
 
 import (
-	"errors"
-	"fmt"
-	"go/scanner"
 	"strings"
-
-	"github.com/zut-go/zut/agent/tools"
 )
 
 // fileResult is what one file yields for one call.
@@ -25,7 +20,7 @@ func analyze(action string, q query, lang *language, display string, src []byte)
 	if lang.exact {
 		g := parseGo(display, src)
 		if g.err != nil {
-			res.broken = firstError(g.err)
+			res.broken = g.err.String()
 		}
 		switch action {
 		case "outline":
@@ -69,16 +64,6 @@ func analyze(action string, q query, lang *language, display string, src []byte)
 		res.symbols[i].File = display
 	}
 	return res
-}
-
-// firstError is the first parse error, without the file name (which the
-// result already shows).
-func firstError(err error) string {
-	var el scanner.ErrorList
-	if errors.As(err, &el) && len(el) > 0 {
-		return tools.Clip(fmt.Sprintf("line %d:%d: %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Msg), 200)
-	}
-	return tools.Clip(err.Error(), 200)
 }
 
 func countLines(src []byte) int {

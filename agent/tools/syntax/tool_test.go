@@ -86,9 +86,10 @@ func TestDirectoryDetails(t *testing.T) {
 	if err := json.Unmarshal(r.Details, &d); err != nil {
 		t.Fatalf("Details = %s: %v", r.Details, err)
 	}
-	// broken/bad.go declares helper after a syntax error that the parser
-	// recovers from by taking the rest as the body of broken.
-	want := []string{"tools/run.py:3", "util/helper.go:3"}
+	// broken/bad.go declares helper after a syntax error in broken's
+	// parameters: the parser resumes at the next line that starts a
+	// declaration, and finds it.
+	want := []string{"broken/bad.go:7", "tools/run.py:3", "util/helper.go:3"}
 	var got []string
 	for _, s := range d.Symbols {
 		got = append(got, fmt.Sprintf("%s:%d", s.File, s.Line))
