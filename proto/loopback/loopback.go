@@ -23,8 +23,10 @@ import (
 )
 
 const (
-	// MaxHeader bounds the request line and headers of one request.
-	MaxHeader = 8 << 10
+	// MaxHeader bounds the request line and headers of one request: a
+	// browser sends every cookie of localhost, whatever the port, so a
+	// developer's may be large.
+	MaxHeader = 64 << 10
 	// readTimeout bounds the time a client has to send its request.
 	readTimeout = 10 * time.Second
 	// writeTimeout bounds the time the answer may take to be written.
