@@ -461,9 +461,7 @@ func (a *App) toolsIn(dir string) []tools.Tool {
 	cfg := a.toolConfig(a.Skills())
 	cfg.CWD = dir
 	ts := append(tools.Builtins(cfg), syntax.New(cfg, syntax.Config{}))
-	if web := a.toolset.web; web != nil {
-		ts = append(ts, web.Tools()...)
-	}
+	ts = append(ts, a.webProxies()...)
 	off := a.disabledTools()
 	if len(off) == 0 {
 		return ts

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/zut-go/zut/agent/tools"
+	"github.com/zut-go/zut/agent/tools/lsp"
+	"github.com/zut-go/zut/agent/tools/python"
+	"github.com/zut-go/zut/agent/tools/syntax"
+	"github.com/zut-go/zut/agent/tools/web"
+	"github.com/zut-go/zut/agent/tools/worktree"
+	"github.com/zut-go/zut/provider/providertest"
+)
+
+// TestLazyTools holds every lazyTool to the tool it stands for: the same
+// definition and the same optional interfaces, which the agent branches
+// on.
+func TestLazyTools(t *testing.T) {
+	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{})
+	cfg := w.a.toolConfig(w.a.Skills())
+	wb := web.New(web.Config{})
+	defer wb.Close()
+	py := python.New(cfg, python.Config{})
+	defer py.Close()
+	real := append([]tools.Tool{py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), lsp.NewManager(lsp.Config{CWD: cfg.CWD}).Tool()}, wb.Tools()...)
+	lazy := append(w.a.lazyTools(cfg), w.a.webProxies()...)
+	if len(lazy) != len(real) {
+		t.Fatalf("%d lazy tools, want %d", len(lazy), len(real))
+	}
+	kinds := func(x tools.Tool) []bool {
+		_, p := x.(tools.Previewer)
+		_, d := x.(tools.Describer)
+		_, v := x.(tools.Validator)
+		_, m := x.(tools.Mutator)
+		_, pl := x.(tools.Planner)
+		_, c := x.(tools.Concurrent)
+		return []bool{p, d, v, m, pl, c}
+	}
+	for i, r := range real {
+		l := lazy[i]
+		name := r.Definition().Name
+		if !reflect.DeepEqual(l.Definition(), r.Definition()) {
+			t.Errorf("%s: lazy definition %+v, want %+v", name, l.Definition(), r.Definition())
+		}
+		if got, want := kinds(l), kinds(r); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: lazy tool implements (Previewer, Describer, Validator, Mutator, Planner, Concurrent) %v, want %v", name, got, want)
+		}
+		args := json.RawMessage(`{}`)
+		if p, ok := r.(tools.Previewer); ok {
+			if got, want := l.(tools.Previewer).Preview(args), p.Preview(args); got != want {
+				t.Errorf("%s: lazy Preview = %q, want %q", name, got, want)
+			}
+		}
+	}
+}
+
+// TestToolsMadeOnFirstCall: offering the tools makes none of the
+// stateful ones; a call makes the one it calls.
+func TestToolsMadeOnFirstCall(t *testing.T) {
+	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{})
+	ts := &w.a.toolset
+	byName := map[string]tools.Tool{}
+	for _, tool := range w.a.buildTools(w.a.Skills()) {
+		byName[tool.Definition().Name] = tool
+	}
+	made := func() []bool {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return []bool{ts.py != nil, ts.lsp != nil, ts.web != nil}
+	}
+	if got := made(); !reflect.DeepEqual(got, []bool{false, false, false}) {
+		t.Fatalf("after buildTools, made (python, lsp, web) = %v, want none", got)
+	}
+	for i, name := range []string{"python", "lsp", "web_open"} {
+		byName[name].(tools.Previewer).Preview(json.RawMessage(`{}`))
+		if got := made(); !got[i] {
+			t.Errorf("after %s's Preview, made (python, lsp, web) = %v", name, got)
+		}
+	}
+}
