@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zut-go/zut/agent/plan"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/agent/tools/lsp"
 	"github.com/zut-go/zut/agent/tools/python"
@@ -16,7 +17,7 @@ import (
 
 // TestLazyTools holds every lazyTool to the tool it stands for: the same
 // definition and the same optional interfaces, which the agent branches
-// on.
+// on (edit and write are diagnosed, which has them all).
 func TestLazyTools(t *testing.T) {
 	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{})
 	cfg := w.a.toolConfig(w.a.Skills())
@@ -24,8 +25,15 @@ func TestLazyTools(t *testing.T) {
 	defer wb.Close()
 	py := python.New(cfg, python.Config{})
 	defer py.Close()
-	real := append([]tools.Tool{py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), lsp.NewManager(lsp.Config{CWD: cfg.CWD}).Tool()}, wb.Tools()...)
-	lazy := append(w.a.lazyTools(cfg), w.a.webProxies()...)
+	real := append(tools.Builtins(cfg), py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), lsp.NewManager(lsp.Config{CWD: cfg.CWD}).Tool())
+	real = append(append(real, wb.Tools()...), plan.New(plan.Config{}))
+	c := func() tools.Config { return cfg }
+	lazy := append(append(w.a.builtins(c, true), w.a.lazyTools(c)...), w.a.webProxies()...)
+	for _, tool := range w.a.buildTools(w.a.Skills()) {
+		if tool.Definition().Name == plan.ToolName {
+			lazy = append(lazy, tool)
+		}
+	}
 	if len(lazy) != len(real) {
 		t.Fatalf("%d lazy tools, want %d", len(lazy), len(real))
 	}
@@ -44,7 +52,11 @@ func TestLazyTools(t *testing.T) {
 		if !reflect.DeepEqual(l.Definition(), r.Definition()) {
 			t.Errorf("%s: lazy definition %+v, want %+v", name, l.Definition(), r.Definition())
 		}
-		if got, want := kinds(l), kinds(r); !reflect.DeepEqual(got, want) {
+		want := kinds(r)
+		if name == "edit" || name == "write" {
+			want = []bool{true, true, true, true, true, false}
+		}
+		if got := kinds(l); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: lazy tool implements (Previewer, Describer, Validator, Mutator, Planner, Concurrent) %v, want %v", name, got, want)
 		}
 		args := json.RawMessage(`{}`)

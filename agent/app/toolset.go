@@ -60,6 +60,12 @@ var ToolNames = []string{
 // the environment of commands withholds provider keys unless the user
 // lets them through.
 func (a *App) toolConfig(idx *skills.Index) tools.Config {
+	return a.baseToolConfig(idx).WithDefaults()
+}
+
+// baseToolConfig is toolConfig before its defaults are filled in, which
+// buildTools leaves to the first tool made.
+func (a *App) baseToolConfig(idx *skills.Index) tools.Config {
 	cfg := tools.Config{
 		CWD: a.cwd, Home: a.env.Getenv("HOME"), Skills: idx,
 		TempDir: a.outputDir(),
@@ -74,7 +80,7 @@ func (a *App) toolConfig(idx *skills.Index) tools.Config {
 	if a.packaged != nil {
 		cfg.Scope = a.packaged.scope()
 	}
-	return cfg.WithDefaults()
+	return cfg
 }
 
 // childEnv is the environment of the processes zut starts for tools and
@@ -137,23 +143,16 @@ func checkToolNames(flag string, names []string) error {
 	return nil
 }
 
-// buildTools returns the tools offered to the model. The stateful ones
-// are offered as lazyTools, made on their first call.
+// buildTools returns the tools offered to the model. The built-in ones
+// are offered as lazyTools, made (with what they hold) on their first
+// call.
 func (a *App) buildTools(idx *skills.Index) []tools.Tool {
-	cfg := a.toolConfig(idx)
+	base := a.baseToolConfig(idx)
+	cfg := sync.OnceValue(base.WithDefaults)
 	ts := &a.toolset
 	ts.mu.Lock() // the work tools are made on the first call
 	defer ts.mu.Unlock()
-	all := tools.Builtins(cfg)
-	var diag func() *lsp.Manager // nil: no diagnostics after edits
-	if a.settings.LSPDiagnostics && !a.opts.NoLSP && a.packaged == nil {
-		diag = func() *lsp.Manager { return a.lspManager(cfg) }
-	}
-	for i, t := range all {
-		if n := t.Definition().Name; n == "edit" || n == "write" {
-			all[i] = &diagnosed{Tool: t, lsp: diag, cwd: a.cwd}
-		}
-	}
+	all := a.builtins(cfg, idx != nil)
 	all = append(all, a.lazyTools(cfg)...)
 	all = append(all, a.webProxies()...)
 	all = append(all, a.mcpTools()...)
@@ -171,16 +170,39 @@ func (a *App) buildTools(idx *skills.Index) []tools.Tool {
 	})
 }
 
+// builtins are the tools of tools.Builtins (read, write, edit, bash,
+// grep, and skill when there is a skill index) as lazyTools; edit and
+// write are diagnosed.
+func (a *App) builtins(cfg func() tools.Config, skill bool) []tools.Tool {
+	made := sync.OnceValue(func() []tools.Tool { return tools.Builtins(cfg()) })
+	tool := func(i int) func() tools.Tool { return func() tools.Tool { return made()[i] } }
+	var diag func() *lsp.Manager // nil: no diagnostics after edits
+	if a.settings.LSPDiagnostics && !a.opts.NoLSP && a.packaged == nil {
+		diag = func() *lsp.Manager { return a.lspManager(cfg()) }
+	}
+	all := []tools.Tool{
+		lazyMutator{&lazyTool{"read", tools.ReadDescription, tools.ReadSchema, tool(0)}},
+		&diagnosed{lazyTool: &lazyTool{"write", tools.WriteDescription, tools.WriteSchema, tool(1)}, lsp: diag, cwd: a.cwd},
+		&diagnosed{lazyTool: &lazyTool{"edit", tools.EditDescription, tools.EditSchema, tool(2)}, lsp: diag, cwd: a.cwd},
+		lazyChecked{&lazyTool{"bash", tools.BashDescription, tools.BashSchema, tool(3)}},
+		lazyMutator{&lazyTool{"grep", tools.GrepDescription, tools.GrepSchema, tool(4)}},
+	}
+	if skill {
+		all = append(all, lazyMutator{&lazyTool{"skill", tools.SkillDescription, tools.SkillSchema, tool(5)}})
+	}
+	return all
+}
+
 // lazyTools are python, ast, worktree and lsp, offered before they are
 // made (lazyTool).
-func (a *App) lazyTools(cfg tools.Config) []tools.Tool {
-	ast := sync.OnceValue(func() tools.Tool { return syntax.New(cfg, syntax.Config{}) })
-	wt := sync.OnceValue(func() tools.Tool { return worktree.New(cfg, worktree.Config{}) })
+func (a *App) lazyTools(cfg func() tools.Config) []tools.Tool {
+	ast := sync.OnceValue(func() tools.Tool { return syntax.New(cfg(), syntax.Config{}) })
+	wt := sync.OnceValue(func() tools.Tool { return worktree.New(cfg(), worktree.Config{}) })
 	return []tools.Tool{
-		lazyChecked{&lazyTool{python.ToolName, python.ToolDescription, python.ToolSchema, func() tools.Tool { return a.python(cfg) }}},
+		lazyChecked{&lazyTool{python.ToolName, python.ToolDescription, python.ToolSchema, func() tools.Tool { return a.python(cfg()) }}},
 		&lazyTool{syntax.ToolName, syntax.ToolDescription, syntax.ToolSchema, ast},
 		lazyMutator{&lazyTool{worktree.ToolName, worktree.ToolDescription, worktree.ToolSchema, wt}},
-		lazyMutator{&lazyTool{lsp.ToolName, lsp.ToolDescription, lsp.ToolSchema, func() tools.Tool { return a.lspManager(cfg).Tool() }}},
+		lazyMutator{&lazyTool{lsp.ToolName, lsp.ToolDescription, lsp.ToolSchema, func() tools.Tool { return a.lspManager(cfg()).Tool() }}},
 	}
 }
 
@@ -307,7 +329,7 @@ func (a *App) closeLSP() {
 // diagnosed is the edit or write tool followed by the diagnostics a
 // language server reports for the file it changed.
 type diagnosed struct {
-	tools.Tool
+	*lazyTool
 	// lsp returns the language servers' manager; nil when diagnostics
 	// after edits are off, and then no manager is made.
 	lsp func() *lsp.Manager
@@ -315,7 +337,7 @@ type diagnosed struct {
 }
 
 func (d *diagnosed) Run(ctx context.Context, args json.RawMessage, progress func(string)) tools.Result {
-	r := d.Tool.Run(ctx, args, progress)
+	r := d.make().Run(ctx, args, progress)
 	if d.lsp == nil || r.IsError || len(r.Details) == 0 {
 		return r
 	}
@@ -335,32 +357,23 @@ func (d *diagnosed) Run(ctx context.Context, args json.RawMessage, progress func
 	return r
 }
 
-// Preview, Describe, Validate and Mutates pass through to the tool.
-func (d *diagnosed) Preview(args json.RawMessage) string {
-	if p, ok := d.Tool.(tools.Previewer); ok {
-		return p.Preview(args)
-	}
-	return ""
-}
-
+// Preview (lazyTool's), Describe, Validate and Mutates pass through to
+// the tool.
 func (d *diagnosed) Describe(args json.RawMessage) string {
-	if x, ok := d.Tool.(tools.Describer); ok {
+	if x, ok := d.make().(tools.Describer); ok {
 		return x.Describe(args)
 	}
 	return ""
 }
 
 func (d *diagnosed) Validate(args json.RawMessage) error {
-	if v, ok := d.Tool.(tools.Validator); ok {
+	if v, ok := d.make().(tools.Validator); ok {
 		return v.Validate(args)
 	}
 	return nil
 }
 
-func (d *diagnosed) Mutates(args json.RawMessage) bool {
-	m, ok := d.Tool.(tools.Mutator)
-	return !ok || m.Mutates(args)
-}
+func (d *diagnosed) Mutates(args json.RawMessage) bool { return mutates(d.make(), args) }
 
 // ToolPreview is the one-line summary of a call of a built-in tool, as
 // the confirmation dialog shows it ("" for other tools).
@@ -380,7 +393,7 @@ func (a *App) ToolPreview(name string, args json.RawMessage) string {
 
 // Plan passes through to the tool, so the confirmation shows the diff.
 func (d *diagnosed) Plan(args json.RawMessage) (tools.FileChange, error) {
-	if p, ok := d.Tool.(tools.Planner); ok {
+	if p, ok := d.make().(tools.Planner); ok {
 		return p.Plan(args)
 	}
 	return tools.FileChange{}, errors.New("this tool cannot say what it would change")

@@ -129,7 +129,8 @@ func (a *App) workTools() []tools.Tool {
 	} else {
 		w.subs.ReloadProfiles()
 	}
-	ts := []tools.Tool{plan.New(plan.Config{Save: w.savePlan}), w.goal.Tool(), w.sched.Tool()}
+	planTool := sync.OnceValue(func() tools.Tool { return plan.New(plan.Config{Save: w.savePlan}) })
+	ts := []tools.Tool{&lazyTool{plan.ToolName, plan.ToolDescription, plan.ToolSchema, planTool}, w.goal.Tool(), w.sched.Tool()}
 	return append(ts, w.subs.Tools()...)
 }
 

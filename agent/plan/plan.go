@@ -38,13 +38,15 @@ type tool struct{ c Config }
 var statuses = []string{session.ItemPending, session.ItemInProgress, session.ItemDone}
 
 func (t *tool) Definition() provider.Tool {
-	return provider.Tool{Name: "plan", Description: toolDescription, Schema: json.RawMessage(toolSchema)}
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
 
-// The plan tool's description and JSON schema (TestToolDefinitions).
+// What the model is told of the plan tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
 const (
-	toolDescription = "Keep a checklist of your work on the current task and show it to the user. Each call replaces the whole plan: send every item, in order, with its status: pending, in_progress (the one you work on now; at most one) or done. Use it for tasks of three or more steps: write the plan before you start, mark an item in_progress when you begin it and done as soon as it is finished, and add items you discover. Skip it for simple one-step requests. An empty items list clears the plan."
-	toolSchema      = `{"additionalProperties":false,"properties":{"items":{"description":"The whole plan, in order.","items":{"additionalProperties":false,"properties":{"status":{"enum":["pending","in_progress","done"],"type":"string"},"text":{"description":"The step, in a few words (imperative: \"Add the parser test\").","type":"string"}},"required":["text","status"],"type":"object"},"maxItems":50,"type":"array"},"note":{"description":"Optional: one line about the plan as a whole (what changed, what blocks it).","type":"string"}},"required":["items"],"type":"object"}`
+	ToolName        = "plan"
+	ToolDescription = "Keep a checklist of your work on the current task and show it to the user. Each call replaces the whole plan: send every item, in order, with its status: pending, in_progress (the one you work on now; at most one) or done. Use it for tasks of three or more steps: write the plan before you start, mark an item in_progress when you begin it and done as soon as it is finished, and add items you discover. Skip it for simple one-step requests. An empty items list clears the plan."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"items":{"description":"The whole plan, in order.","items":{"additionalProperties":false,"properties":{"status":{"enum":["pending","in_progress","done"],"type":"string"},"text":{"description":"The step, in a few words (imperative: \"Add the parser test\").","type":"string"}},"required":["text","status"],"type":"object"},"maxItems":50,"type":"array"},"note":{"description":"Optional: one line about the plan as a whole (what changed, what blocks it).","type":"string"}},"required":["items"],"type":"object"}`
 )
 
 // Parse decodes and checks the arguments of a plan call.

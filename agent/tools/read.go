@@ -32,13 +32,14 @@ const (
 type readTool struct{ cfg Config }
 
 func (t *readTool) Definition() provider.Tool {
-	return provider.Tool{Name: "read", Description: readDescription, Schema: json.RawMessage(readSchema)}
+	return provider.Tool{Name: "read", Description: ReadDescription, Schema: json.RawMessage(ReadSchema)}
 }
 
-// The read tool's description and JSON schema (TestToolDefinitions).
+// What the model is told of the read tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
 const (
-	readDescription = "Read a file. Text is returned exactly as stored (no line-number prefixes), at most 2000 lines or 50 KiB per call; when more remains, a last line says which offset to continue from. PNG, JPEG, GIF and WebP images are returned as images. A directory returns a listing. Relative paths resolve against the working directory."
-	readSchema      = `{"additionalProperties":false,"properties":{"limit":{"description":"Most lines to show. Default and maximum 2000.","minimum":1,"type":"integer"},"offset":{"description":"First line to show, counting from 1. Default 1.","minimum":1,"type":"integer"},"path":{"description":"File to read (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path"],"type":"object"}`
+	ReadDescription = "Read a file. Text is returned exactly as stored (no line-number prefixes), at most 2000 lines or 50 KiB per call; when more remains, a last line says which offset to continue from. PNG, JPEG, GIF and WebP images are returned as images. A directory returns a listing. Relative paths resolve against the working directory."
+	ReadSchema      = `{"additionalProperties":false,"properties":{"limit":{"description":"Most lines to show. Default and maximum 2000.","minimum":1,"type":"integer"},"offset":{"description":"First line to show, counting from 1. Default 1.","minimum":1,"type":"integer"},"path":{"description":"File to read (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path"],"type":"object"}`
 )
 
 func (t *readTool) Preview(raw json.RawMessage) string {

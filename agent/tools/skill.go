@@ -20,13 +20,14 @@ type skillTool struct {
 }
 
 func (t *skillTool) Definition() provider.Tool {
-	return provider.Tool{Name: "skill", Description: skillDescription, Schema: json.RawMessage(skillSchema)}
+	return provider.Tool{Name: "skill", Description: SkillDescription, Schema: json.RawMessage(SkillSchema)}
 }
 
-// The skill tool's description and JSON schema (TestToolDefinitions).
+// What the model is told of the skill tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
 const (
-	skillDescription = "Load the instructions of a skill listed in the system prompt, by name. Returns the skill's SKILL.md text and its directory; paths the skill mentions are relative to that directory."
-	skillSchema      = `{"additionalProperties":false,"properties":{"name":{"description":"The skill's name, as listed.","type":"string"}},"required":["name"],"type":"object"}`
+	SkillDescription = "Load the instructions of a skill listed in the system prompt, by name. Returns the skill's SKILL.md text and its directory; paths the skill mentions are relative to that directory."
+	SkillSchema      = `{"additionalProperties":false,"properties":{"name":{"description":"The skill's name, as listed.","type":"string"}},"required":["name"],"type":"object"}`
 )
 
 func (t *skillTool) Preview(raw json.RawMessage) string {

@@ -17,13 +17,14 @@ import (
 type writeTool struct{ cfg Config }
 
 func (t *writeTool) Definition() provider.Tool {
-	return provider.Tool{Name: "write", Description: writeDescription, Schema: json.RawMessage(writeSchema)}
+	return provider.Tool{Name: "write", Description: WriteDescription, Schema: json.RawMessage(WriteSchema)}
 }
 
-// The write tool's description and JSON schema (TestToolDefinitions).
+// What the model is told of the write tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
 const (
-	writeDescription = "Create a file or replace its whole content. Missing parent directories are created; an existing file keeps its permissions. The file is replaced atomically. To change part of a file, prefer edit."
-	writeSchema      = `{"additionalProperties":false,"properties":{"content":{"description":"The complete new content of the file.","type":"string"},"path":{"description":"File to write (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path","content"],"type":"object"}`
+	WriteDescription = "Create a file or replace its whole content. Missing parent directories are created; an existing file keeps its permissions. The file is replaced atomically. To change part of a file, prefer edit."
+	WriteSchema      = `{"additionalProperties":false,"properties":{"content":{"description":"The complete new content of the file.","type":"string"},"path":{"description":"File to write (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path","content"],"type":"object"}`
 )
 
 func (t *writeTool) Preview(raw json.RawMessage) string {
