@@ -265,10 +265,14 @@ func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 	return s.box().Confine(cmd, string(mode), p)
 }
 
-// box is the sandbox that confines commands, made on the first call: a
-// run without a sandbox mode never needs it.
+// box is the sandbox that confines commands, made on the first call (a
+// run without a sandbox mode never needs it) unless one was set.
 func (s *appSandbox) box() *sandbox.Sandbox {
-	s.sbOnce.Do(func() { s.sb = sandbox.New(s.sbCfg) })
+	s.sbOnce.Do(func() {
+		if s.sb == nil {
+			s.sb = sandbox.New(s.sbCfg)
+		}
+	})
 	return s.sb
 }
 
