@@ -1,11 +1,16 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zut-go/zut/agent/plan"
+	"github.com/zut-go/zut/agent/subagent"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/agent/tools/lsp"
 	"github.com/zut-go/zut/agent/tools/python"
@@ -27,10 +32,11 @@ func TestLazyTools(t *testing.T) {
 	defer py.Close()
 	real := append(tools.Builtins(cfg), py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), lsp.NewManager(lsp.Config{CWD: cfg.CWD}).Tool())
 	real = append(append(real, wb.Tools()...), plan.New(plan.Config{}))
+	real = append(real, subagent.New(subagent.Config{}).Tools()...)
 	c := func() tools.Config { return cfg }
 	lazy := append(append(w.a.builtins(c, true), w.a.lazyTools(c)...), w.a.webProxies()...)
 	for _, tool := range w.a.buildTools(w.a.Skills()) {
-		if tool.Definition().Name == plan.ToolName {
+		if n := tool.Definition().Name; n == plan.ToolName || strings.HasPrefix(n, "subagent_") {
 			lazy = append(lazy, tool)
 		}
 	}
@@ -85,10 +91,60 @@ func TestToolsMadeOnFirstCall(t *testing.T) {
 	if got := made(); !reflect.DeepEqual(got, []bool{false, false, false}) {
 		t.Fatalf("after buildTools, made (python, lsp, web) = %v, want none", got)
 	}
+	if w.a.work.madeSubagents() != nil {
+		t.Fatal("after buildTools, the subagent manager was made")
+	}
+	if got := w.a.Subagents(); got == nil || len(got) != 0 {
+		t.Errorf("Subagents() = %#v before the manager is made, want an empty list", got)
+	}
+	byName["subagent_status"].Run(context.Background(), json.RawMessage(`{}`), nil)
+	if w.a.work.madeSubagents() == nil {
+		t.Error("after subagent_status ran, no subagent manager was made")
+	}
 	for i, name := range []string{"python", "lsp", "web_open"} {
 		byName[name].(tools.Previewer).Preview(json.RawMessage(`{}`))
 		if got := made(); !got[i] {
 			t.Errorf("after %s's Preview, made (python, lsp, web) = %v", name, got)
 		}
 	}
+}
+
+// TestProfileDirs holds the app's list of agent profile directories to
+// package subagent's.
+func TestProfileDirs(t *testing.T) {
+	for _, tc := range []struct{ cwd, zutHome, home string }{
+		{"/p", "/z", "/h"}, {"", "/z", "/h"}, {"/p", "", "/h"}, {"/p", "/z", ""}, {"", "", ""},
+	} {
+		a := &App{cwd: tc.cwd, home: tc.zutHome, env: &Env{Getenv: func(k string) string {
+			if k == "HOME" {
+				return tc.home
+			}
+			return ""
+		}}}
+		if got, want := a.profileDirs(), subagent.ProfileDirs(tc.cwd, tc.zutHome, tc.home); !reflect.DeepEqual(got, want) {
+			t.Errorf("profileDirs(%+v) = %q, want %q", tc, got, want)
+		}
+	}
+}
+
+// TestSubagentProfilesListed: with an agent profile, subagent_spawn
+// lists it (the manager's own tools are offered).
+func TestSubagentProfilesListed(t *testing.T) {
+	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{})
+	dir := filepath.Join(w.a.cwd, ".zut", "agents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "reviewer.md"), []byte("---\ndescription: Reviews a change.\n---\nReview it.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range w.a.buildTools(w.a.Skills()) {
+		if d := tool.Definition(); d.Name == "subagent_spawn" {
+			if !strings.Contains(d.Description, "\n- reviewer: Reviews a change.") {
+				t.Errorf("subagent_spawn's description does not list the profile:\n%s", d.Description)
+			}
+			return
+		}
+	}
+	t.Fatal("no subagent_spawn")
 }

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,8 +35,15 @@ type work struct {
 	sess    atomic.Pointer[session.Session] // the current session, for other goroutines
 	goal    *goal.Tracker
 	sched   *schedule.Scheduler
-	subs    *subagent.Manager
 	oneShot bool
+
+	// subs runs the subagents, made by the first call that needs it
+	// (subagents): a run that starts none runs no code of package
+	// subagent unless there are agent profiles to list.
+	subsCfg    subagent.Config
+	subsMu     sync.Mutex
+	subs       *subagent.Manager
+	subsClosed bool // closeWork ran
 
 	mu        sync.Mutex
 	scheduled []scheduledPrompt // fired entries whose prompt has not started
@@ -109,7 +120,7 @@ func (a *App) workTools() []tools.Tool {
 			sc.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
 		}
 		w.sched = schedule.New(sc)
-		w.subs = subagent.New(subagent.Config{
+		w.subsCfg = subagent.Config{
 			Parent:        func() *agent.Agent { return a.agent },
 			Session:       w.session,
 			Emit:          a.emitWork,
@@ -117,21 +128,105 @@ func (a *App) workTools() []tools.Tool {
 			Resolve:       a.resolveModel,
 			ToolsFor:      a.toolsIn,
 			CWD:           a.cwd,
-			ProfileDirs:   subagent.ProfileDirs(a.cwd, a.home, a.env.Getenv("HOME")),
+			ProfileDirs:   a.profileDirs(),
 			MaxConcurrent: conc,
 			MaxSteps:      steps,
-		})
-		if _, warns := w.subs.Profiles(); len(warns) > 0 {
-			for _, msg := range warns {
-				fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", msg)
+		}
+		if w.profilesThere() {
+			if _, warns := w.subagents().Profiles(); len(warns) > 0 {
+				for _, msg := range warns {
+					fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", msg)
+				}
 			}
 		}
-	} else {
-		w.subs.ReloadProfiles()
+	} else if m := w.madeSubagents(); m != nil {
+		m.ReloadProfiles()
 	}
 	planTool := sync.OnceValue(func() tools.Tool { return plan.New(plan.Config{Save: w.savePlan}) })
 	ts := []tools.Tool{&lazyTool{plan.ToolName, plan.ToolDescription, plan.ToolSchema, planTool}, w.goal.Tool(), w.sched.Tool()}
-	return append(ts, w.subs.Tools()...)
+	return append(ts, w.subagentTools()...)
+}
+
+// subagents returns the subagent manager, making it on the first call;
+// one made after closeWork is closed at once.
+func (w *work) subagents() *subagent.Manager {
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	if w.subs == nil {
+		w.subs = subagent.New(w.subsCfg)
+		if w.subsClosed {
+			w.subs.Close()
+		}
+	}
+	return w.subs
+}
+
+// madeSubagents returns the subagent manager if it was made, else nil:
+// then no subagent ever ran.
+func (w *work) madeSubagents() *subagent.Manager {
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	return w.subs
+}
+
+// stopSubagents stops every child, reporting how many ran or waited.
+func (w *work) stopSubagents() int {
+	if m := w.madeSubagents(); m != nil {
+		return m.StopAll()
+	}
+	return 0
+}
+
+// profilesThere reports whether any directory of agent profiles may
+// exist: without one there are no profiles and nothing to warn about.
+func (w *work) profilesThere() bool {
+	for _, d := range w.subsCfg.ProfileDirs {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
+// subagentTools are subagent_spawn, subagent_status, subagent_stop and
+// subagent_resume: the manager's, once it is made or there are agent
+// profiles to list in subagent_spawn's description, else lazyTools
+// that make it by their first call.
+func (w *work) subagentTools() []tools.Tool {
+	if w.madeSubagents() != nil || w.profilesThere() {
+		return w.subagents().Tools()
+	}
+	tool := func(i int) func() tools.Tool { return func() tools.Tool { return w.subagents().Tools()[i] } }
+	conc := w.subsCfg.MaxConcurrent
+	if conc <= 0 {
+		conc = subagent.DefaultMaxConcurrent // as subagent.New has it
+	}
+	return []tools.Tool{
+		lazyConcurrent{&lazyTool{"subagent_spawn", subagent.SpawnDescriptionHead + strconv.Itoa(conc) + subagent.SpawnDescriptionTail, subagent.SpawnSchema, tool(0)}},
+		lazyPlain{&lazyTool{"subagent_status", subagent.StatusDescription, subagent.StatusSchema, tool(1)}},
+		lazyPlain{&lazyTool{"subagent_stop", subagent.StopDescription, subagent.StopSchema, tool(2)}},
+		lazyPlain{&lazyTool{"subagent_resume", subagent.ResumeDescription, subagent.ResumeSchema, tool(3)}},
+	}
+}
+
+// profileDirs are subagent.ProfileDirs(a.cwd, a.home, $HOME), spelled
+// out here so that a run without agent profiles runs no code of package
+// subagent (TestProfileDirs holds the two together).
+func (a *App) profileDirs() []string {
+	var dirs []string
+	if a.cwd != "" {
+		dirs = append(dirs, filepath.Join(a.cwd, ".zut", "agents"))
+	}
+	if a.home != "" {
+		dirs = append(dirs, filepath.Join(a.home, "agents"))
+	}
+	if a.cwd != "" {
+		dirs = append(dirs, filepath.Join(a.cwd, ".claude", "agents"))
+	}
+	if h := a.env.Getenv("HOME"); h != "" {
+		dirs = append(dirs, filepath.Join(h, ".agents", "agents"))
+	}
+	return dirs
 }
 
 func (w *work) session() *session.Session { return w.sess.Load() }
@@ -185,7 +280,13 @@ func (a *App) startWork() {
 // Close, so that no child outlives the app.
 func (a *App) closeWork() {
 	if w := a.work; w != nil {
-		w.subs.Close()
+		w.subsMu.Lock()
+		w.subsClosed = true
+		m := w.subs
+		w.subsMu.Unlock()
+		if m != nil {
+			m.Close()
+		}
 		w.sched.Close()
 	}
 }
@@ -201,7 +302,7 @@ func (a *App) workSessionChanged(event string) {
 	}
 	w.sess.Store(a.sess)
 	if event == "session_start" || event == "session_opened" {
-		if n := w.subs.StopAll(); n > 0 {
+		if n := w.stopSubagents(); n > 0 {
 			a.emitWork(agent.Notice{Level: "info", Message: fmt.Sprintf("stopped %s of the previous session", tools.Plural(n, "subagent"))})
 		}
 	}
@@ -375,7 +476,7 @@ func (w *work) next(ctx context.Context) (text, source string, ok bool) {
 			if t := w.takeResults(); t != "" {
 				return t, "subagent", true
 			}
-			if w.subs.Running() == 0 {
+			if m := w.madeSubagents(); m == nil || m.Running() == 0 {
 				break
 			}
 			select {

@@ -192,7 +192,10 @@ func (a *App) Subagents() []SubagentInfo {
 	if a.work == nil {
 		return nil
 	}
-	return a.work.subs.List()
+	if m := a.work.madeSubagents(); m != nil {
+		return m.List()
+	}
+	return []SubagentInfo{} // as List has it: none ran
 }
 
 // RunningSubagents counts the subagents running or queued.
@@ -200,7 +203,10 @@ func (a *App) RunningSubagents() int {
 	if a.work == nil {
 		return 0
 	}
-	return a.work.subs.Running()
+	if m := a.work.madeSubagents(); m != nil {
+		return m.Running()
+	}
+	return 0
 }
 
 // StopSubagent stops the subagent id; "all" stops every one.
@@ -209,9 +215,9 @@ func (a *App) StopSubagent(id string) (int, error) {
 		return 0, errNoWork
 	}
 	if id == "all" {
-		return a.work.subs.StopAll(), nil
+		return a.work.stopSubagents(), nil
 	}
-	_, err := a.work.subs.Stop(id)
+	_, err := a.work.subagents().Stop(id)
 	if err != nil {
 		return 0, err
 	}
@@ -223,7 +229,7 @@ func (a *App) SubagentTranscript(id string) ([]provider.Message, error) {
 	if a.work == nil {
 		return nil, errNoWork
 	}
-	return a.work.subs.Transcript(id)
+	return a.work.subagents().Transcript(id)
 }
 
 func (a *App) subagentsCommand(args string) (WorkReply, error) {
