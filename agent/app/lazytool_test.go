@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zut-go/zut/agent/goal"
 	"github.com/zut-go/zut/agent/plan"
+	"github.com/zut-go/zut/agent/schedule"
 	"github.com/zut-go/zut/agent/subagent"
 	"github.com/zut-go/zut/agent/tools"
 	"github.com/zut-go/zut/agent/tools/lsp"
@@ -32,11 +34,12 @@ func TestLazyTools(t *testing.T) {
 	defer py.Close()
 	real := append(tools.Builtins(cfg), py, syntax.New(cfg, syntax.Config{}), worktree.New(cfg, worktree.Config{}), lsp.NewManager(lsp.Config{CWD: cfg.CWD}).Tool())
 	real = append(append(real, wb.Tools()...), plan.New(plan.Config{}))
+	real = append(real, goal.New(goal.Config{}).Tool(), schedule.New(schedule.Config{}).Tool())
 	real = append(real, subagent.New(subagent.Config{}).Tools()...)
 	c := func() tools.Config { return cfg }
 	lazy := append(append(w.a.builtins(c, true), w.a.lazyTools(c)...), w.a.webProxies()...)
 	for _, tool := range w.a.buildTools(w.a.Skills()) {
-		if n := tool.Definition().Name; n == plan.ToolName || strings.HasPrefix(n, "subagent_") {
+		if n := tool.Definition().Name; n == plan.ToolName || n == goal.ToolName || n == schedule.ToolName || strings.HasPrefix(n, "subagent_") {
 			lazy = append(lazy, tool)
 		}
 	}
@@ -74,10 +77,11 @@ func TestLazyTools(t *testing.T) {
 	}
 }
 
-// TestToolsMadeOnFirstCall: offering the tools makes none of the
-// stateful ones; a call makes the one it calls.
+// TestToolsMadeOnFirstCall: offering the tools (in a one-shot mode, which
+// starts no scheduler) makes none of the stateful ones; a call makes the
+// one it calls.
 func TestToolsMadeOnFirstCall(t *testing.T) {
-	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{})
+	w := newWorkApp(t, func(providertest.Recorded) providertest.Reply { return providertest.Reply{Text: "ok"} }, Frontend{OneShot: true})
 	ts := &w.a.toolset
 	byName := map[string]tools.Tool{}
 	for _, tool := range w.a.buildTools(w.a.Skills()) {
@@ -91,8 +95,8 @@ func TestToolsMadeOnFirstCall(t *testing.T) {
 	if got := made(); !reflect.DeepEqual(got, []bool{false, false, false}) {
 		t.Fatalf("after buildTools, made (python, lsp, web) = %v, want none", got)
 	}
-	if w.a.work.madeSubagents() != nil {
-		t.Fatal("after buildTools, the subagent manager was made")
+	if w.a.work.madeSubagents() != nil || w.a.work.madeTracker() != nil || w.a.work.sched != nil {
+		t.Fatal("after buildTools, the subagent manager, the goal tracker or the scheduler was made")
 	}
 	if got := w.a.Subagents(); got == nil || len(got) != 0 {
 		t.Errorf("Subagents() = %#v before the manager is made, want an empty list", got)
@@ -100,6 +104,11 @@ func TestToolsMadeOnFirstCall(t *testing.T) {
 	byName["subagent_status"].Run(context.Background(), json.RawMessage(`{}`), nil)
 	if w.a.work.madeSubagents() == nil {
 		t.Error("after subagent_status ran, no subagent manager was made")
+	}
+	byName["schedule"].Run(context.Background(), json.RawMessage(`{"action": "list"}`), nil)
+	byName["update_goal"].Run(context.Background(), json.RawMessage(`{"status": "complete", "reason": "r"}`), nil)
+	if w.a.work.madeTracker() == nil || w.a.work.sched == nil {
+		t.Error("after schedule and update_goal ran, the scheduler or the goal tracker was not made")
 	}
 	for i, name := range []string{"python", "lsp", "web_open"} {
 		byName[name].(tools.Previewer).Preview(json.RawMessage(`{}`))

@@ -33,9 +33,19 @@ import (
 type work struct {
 	a       *App
 	sess    atomic.Pointer[session.Session] // the current session, for other goroutines
-	goal    *goal.Tracker
-	sched   *schedule.Scheduler
 	oneShot bool
+
+	// The goal tracker and the scheduler are made by the first call
+	// that needs them (tracker, scheduler): the tracker when a session
+	// with a goal is open or a goal is set, the scheduler when the
+	// interactive modes start it or the schedule tool is called. A
+	// one-shot run that uses neither runs no code of their packages.
+	goalCfg    goal.Config
+	schedCfg   schedule.Config
+	lazyMu     sync.Mutex
+	goal       *goal.Tracker
+	sched      *schedule.Scheduler
+	schedClose bool // closeWork ran
 
 	// subs runs the subagents, made by the first call that needs it
 	// (subagents): a run that starts none runs no code of package
@@ -114,12 +124,12 @@ func (a *App) workTools() []tools.Tool {
 		a.work = w
 		w.sess.Store(a.sess)
 		budget, conc, steps := a.readWorkSettings()
-		w.goal = goal.New(goal.Config{Session: w.session, Emit: a.emitWork, Budget: budget})
-		sc := schedule.Config{Session: w.session, Emit: a.emitWork, Fire: w.fire}
+		w.goalCfg = goal.Config{Session: w.session, Emit: a.emitWork, Budget: budget}
+		w.trackOpenGoal()
+		w.schedCfg = schedule.Config{Session: w.session, Emit: a.emitWork, Fire: w.fire}
 		if w.oneShot {
-			sc.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
+			w.schedCfg.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
 		}
-		w.sched = schedule.New(sc)
 		w.subsCfg = subagent.Config{
 			Parent:        func() *agent.Agent { return a.agent },
 			Session:       w.session,
@@ -143,8 +153,62 @@ func (a *App) workTools() []tools.Tool {
 		m.ReloadProfiles()
 	}
 	planTool := sync.OnceValue(func() tools.Tool { return plan.New(plan.Config{Save: w.savePlan}) })
-	ts := []tools.Tool{&lazyTool{plan.ToolName, plan.ToolDescription, plan.ToolSchema, planTool}, w.goal.Tool(), w.sched.Tool()}
+	ts := []tools.Tool{
+		&lazyTool{plan.ToolName, plan.ToolDescription, plan.ToolSchema, planTool},
+		&lazyTool{goal.ToolName, goal.ToolDescription, goal.ToolSchema, func() tools.Tool { return w.tracker().Tool() }},
+		// The scheduler's zone is time.Local (schedule.Config.Location).
+		&lazyTool{schedule.ToolName, schedule.ToolDescriptionHead + schedule.LocalZone + schedule.ToolDescriptionTail, schedule.ToolSchema, func() tools.Tool { return w.scheduler().Tool() }},
+	}
 	return append(ts, w.subagentTools()...)
+}
+
+// tracker returns the goal tracker, making it on the first call.
+func (w *work) tracker() *goal.Tracker {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	if w.goal == nil {
+		w.goal = goal.New(w.goalCfg)
+	}
+	return w.goal
+}
+
+// trackOpenGoal makes the tracker when the session open has a goal: it
+// counts the goal's steps and cost from then on.
+func (w *work) trackOpenGoal() {
+	if s := w.session(); s != nil {
+		if _, ok := s.Goal(); ok {
+			w.tracker()
+		}
+	}
+}
+
+// goalActive reports whether a goal is active (goal.Tracker.Active);
+// there is none without a tracker.
+func (w *work) goalActive() bool {
+	t := w.madeTracker()
+	return t != nil && t.Active()
+}
+
+// madeTracker returns the goal tracker if it was made, else nil: then
+// no goal was set or open in this run.
+func (w *work) madeTracker() *goal.Tracker {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	return w.goal
+}
+
+// scheduler returns the scheduler, making it on the first call; one made
+// after closeWork is closed at once.
+func (w *work) scheduler() *schedule.Scheduler {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	if w.sched == nil {
+		w.sched = schedule.New(w.schedCfg)
+		if w.schedClose {
+			w.sched.Close()
+		}
+	}
+	return w.sched
 }
 
 // subagents returns the subagent manager, making it on the first call;
@@ -244,7 +308,9 @@ func (a *App) emitWork(ev agent.Event) {
 func (a *App) tapWork(emit func(agent.Event)) func(agent.Event) {
 	return func(ev agent.Event) {
 		if w := a.work; w != nil {
-			w.goal.Observe(ev)
+			if t := w.madeTracker(); t != nil {
+				t.Observe(ev)
+			}
 		}
 		switch ev.(type) {
 		case agent.SubagentStart, agent.SubagentUpdate, agent.SubagentEnd:
@@ -266,13 +332,13 @@ func (a *App) startWork() {
 		return
 	}
 	if g := strings.TrimSpace(a.opts.Goal); g != "" {
-		if _, err := w.goal.Set(g, "user"); err != nil {
+		if _, err := w.tracker().Set(g, "user"); err != nil {
 			fmt.Fprintf(a.env.Stderr, "zut: warning: --goal: %v\n", err)
 		}
 	}
 	w.announce()
 	if !w.oneShot {
-		w.sched.Start()
+		w.scheduler().Start()
 	}
 }
 
@@ -287,7 +353,13 @@ func (a *App) closeWork() {
 		if m != nil {
 			m.Close()
 		}
-		w.sched.Close()
+		w.lazyMu.Lock()
+		w.schedClose = true
+		sched := w.sched
+		w.lazyMu.Unlock()
+		if sched != nil {
+			sched.Close()
+		}
 	}
 }
 
@@ -306,8 +378,9 @@ func (a *App) workSessionChanged(event string) {
 			a.emitWork(agent.Notice{Level: "info", Message: fmt.Sprintf("stopped %s of the previous session", tools.Plural(n, "subagent"))})
 		}
 	}
+	w.trackOpenGoal()
 	if !w.oneShot {
-		w.sched.Load()
+		w.scheduler().Load()
 	}
 	w.announce()
 }
@@ -442,7 +515,7 @@ func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
 		}
 	}
 	if strings.TrimSpace(in.Text) == "" && len(in.Images) == 0 {
-		if g, ok := w.goal.Current(); ok && g.Status == session.GoalActive {
+		if g, ok := w.session().Goal(); ok && g.Status == session.GoalActive { // goal.Tracker.Current
 			in.Text = goal.StartPrompt(g.Objective)
 			in.Source = "goal"
 		}
@@ -457,10 +530,12 @@ func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
 	}
 	switch {
 	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
-		w.goal.Interrupted()
-	case errors.Is(err, agent.ErrMaxSteps) && w.goal.Active():
+		if t := w.madeTracker(); t != nil {
+			t.Interrupted()
+		}
+	case errors.Is(err, agent.ErrMaxSteps) && w.goalActive():
 		// One prompt reached --max-steps: the goal's budget is spent.
-		if _, perr := w.goal.Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
+		if _, perr := w.tracker().Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
 			a.emitWork(agent.Notice{Level: "warn", Message: "goal paused: budget spent: --max-steps; /goal resume continues"})
 		}
 	}
@@ -486,8 +561,10 @@ func (w *work) next(ctx context.Context) (text, source string, ok bool) {
 			}
 		}
 	}
-	if t, ok := w.goal.Next(); ok {
-		return t, "goal", true
+	if gt := w.madeTracker(); gt != nil { // else no goal was set or open
+		if t, ok := gt.Next(); ok {
+			return t, "goal", true
+		}
 	}
 	return "", "", false
 }

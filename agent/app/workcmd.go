@@ -70,7 +70,7 @@ func (a *App) Goal() (session.Goal, bool) {
 	if a.work == nil {
 		return session.Goal{}, false
 	}
-	return a.work.goal.Current()
+	return a.work.session().Goal() // goal.Tracker.Current
 }
 
 // GoalSpent reports the continuation turns, model steps and cost spent
@@ -79,7 +79,7 @@ func (a *App) GoalSpent() (turns, steps int, costUSD float64) {
 	if a.work == nil {
 		return 0, 0, 0
 	}
-	return a.work.goal.Spent()
+	return a.work.tracker().Spent()
 }
 
 // SetGoal changes the goal: status "active" with an objective sets it
@@ -90,7 +90,7 @@ func (a *App) SetGoal(objective, status string) (session.Goal, string, error) {
 	if a.work == nil {
 		return session.Goal{}, "", errNoWork
 	}
-	t := a.work.goal
+	t := a.work.tracker()
 	switch status {
 	case "", session.GoalActive:
 		if strings.TrimSpace(objective) != "" {
@@ -117,7 +117,7 @@ func (a *App) goalData(g session.Goal, ok bool) map[string]any {
 	if !ok {
 		return map[string]any{"goal": nil}
 	}
-	turns, steps, cost := a.work.goal.Spent()
+	turns, steps, cost := a.work.tracker().Spent()
 	return map[string]any{"goal": g, "turns": turns, "steps": steps, "cost_usd": cost}
 }
 
@@ -168,7 +168,7 @@ func (a *App) goalCommand(args string) (WorkReply, error) {
 }
 
 func (a *App) scheduleCommand(args string) (WorkReply, error) {
-	s := a.work.sched
+	s := a.work.scheduler()
 	verb, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
 	switch strings.ToLower(verb) {
 	case "", "list":
