@@ -2,7 +2,9 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,5 +40,33 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Errorf("definitions differ from %s (go test ./agent/app -run TestToolDefinitions -update rewrites it):\n%s", golden, b.Bytes())
+	}
+}
+
+// BenchmarkToolDefinitions is what a turn pays for the tools it offers:
+// the list built and every definition asked for.
+func BenchmarkToolDefinitions(b *testing.B) {
+	b.Chdir(b.TempDir())
+	home := b.TempDir()
+	vars := map[string]string{"ZUT_HOME": home, "HOME": home, "ANTHROPIC_API_KEY": "k"}
+	e := &Env{Stdin: bytes.NewReader(nil), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(k string) string { return vars[k] }}
+	o, err := ParseOptions([]string{"--provider", "anthropic", "--model", "claude-sonnet-4-5", "--base-url", "http://127.0.0.1:1", "--no-extensions", "--no-session"}, io.Discard, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := New(context.Background(), e, o, Frontend{OneShot: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for _, t := range a.buildTools(a.Skills()) {
+			n += len(t.Definition().Schema)
+		}
+		if n == 0 {
+			b.Fatal("no schemas")
+		}
 	}
 }
