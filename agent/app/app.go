@@ -221,7 +221,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 	}
 	a.templates = a.loadTemplates()
 	a.tools = a.buildTools(a.skills)
-	tools.CleanOutput(a.outputDir(), "", time.Now())
+	a.cleanOutput("")
 
 	system, err := a.systemPrompt()
 	if err != nil {
@@ -527,6 +527,16 @@ func (a *App) Close() {
 	})
 }
 
+// cleanOutput deletes the bash tool's saved outputs of the session ended
+// ("" for none) and the old ones (tools.CleanOutput); a run whose output
+// directory does not exist has none, and asks package tools nothing.
+func (a *App) cleanOutput(ended string) {
+	dir := a.outputDir()
+	if _, err := os.Lstat(dir); err == nil {
+		tools.CleanOutput(dir, ended, time.Now())
+	}
+}
+
 // closeSession closes s and deletes its file when nothing was ever written
 // to it (zut opened and quit without a prompt), so that empty sessions do
 // not pile up in zut sessions. A file named with --session is kept.
@@ -534,7 +544,7 @@ func (a *App) closeSession(s *session.Session) {
 	empty := s.Path() != "" && s.Len() == 0 && s.Path() != a.opts.SessionPath
 	path := s.Path()
 	// The bash tool's saved outputs of the session go with it.
-	tools.CleanOutput(a.outputDir(), s.ID(), time.Now())
+	a.cleanOutput(s.ID())
 	if err := s.Close(); err != nil {
 		fmt.Fprintf(a.env.Stderr, "zut: warning: close session: %v\n", err)
 		return

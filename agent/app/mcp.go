@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +42,9 @@ func (a *App) codexFile() string {
 // is an error (the run asked for it); a bad mcp.json or .mcp.json is a
 // warning, and its servers are left out.
 func (a *App) startMCP() error {
+	if !a.mcpConfigured() {
+		return nil
+	}
 	cfg, err := mcp.LoadConfig(mcp.LoadOptions{Home: a.home, CWD: a.cwd, Flags: a.opts.MCPConfigs, Getenv: a.env.Getenv, CodexFile: a.codexFile()})
 	if err != nil {
 		return fmt.Errorf("%w (--mcp-config)", err)
@@ -72,6 +77,33 @@ func (a *App) startMCP() error {
 		},
 	})
 	return nil
+}
+
+// mcpConfigured reports whether there may be an MCP configuration to
+// load: a --mcp-config file, or something at one of the places
+// mcp.LoadConfig reads (Codex's config.toml, mcp.json, .mcp.json). When
+// none of them exists, LoadConfig would find nothing and say nothing, and
+// the run need not ask package mcp at all.
+func (a *App) mcpConfigured() bool {
+	if len(a.opts.MCPConfigs) > 0 {
+		return true
+	}
+	var files []string
+	if f := a.codexFile(); f != "" {
+		files = append(files, f)
+	}
+	if a.home != "" {
+		files = append(files, mcp.GlobalFile(a.home))
+	}
+	if a.cwd != "" {
+		files = append(files, mcp.ProjectFile(a.cwd))
+	}
+	for _, f := range files {
+		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
 
 // HeadlessStartTimeout is the start timeout of an MCP server in print

@@ -93,7 +93,9 @@ func (a *App) readSandboxSettings() sandboxSettings {
 // implements tools.Sandbox.
 type appSandbox struct {
 	a        *App
-	sb       *sandbox.Sandbox
+	sbOnce   sync.Once
+	sbCfg    sandbox.Config
+	sb       *sandbox.Sandbox // made by the first confined command (box)
 	settings sandboxSettings
 	gen      atomic.Uint64
 
@@ -117,7 +119,7 @@ type appSandbox struct {
 // --no-yolo, else danger-full-access.
 func (a *App) initSandbox() error {
 	s := &appSandbox{a: a, settings: a.readSandboxSettings()}
-	s.sb = sandbox.New(sandbox.Config{Exe: a.env.SandboxExe})
+	s.sbCfg = sandbox.Config{Exe: a.env.SandboxExe}
 	name := a.opts.Sandbox
 	switch {
 	case name != "":
@@ -132,9 +134,12 @@ func (a *App) initSandbox() error {
 	default:
 		name = string(sandbox.DangerFullAccess)
 	}
-	m, err := sandbox.ParseMode(name)
-	if err != nil {
-		return Usagef("--sandbox: %v", err)
+	m := sandbox.DangerFullAccess // the default asks package sandbox nothing
+	if name != string(m) {
+		var err error
+		if m, err = sandbox.ParseMode(name); err != nil {
+			return Usagef("--sandbox: %v", err)
+		}
 	}
 	s.mode = m
 	a.sandbox = s
@@ -190,7 +195,7 @@ func (a *App) SetSandboxMode(mode string) error {
 		return fmt.Errorf("sandbox: the agent %s runs in the sandbox of its own permissions, which no mode changes", a.packaged.name)
 	}
 	if p, confined := m.Policy(sandbox.Project{Dir: a.cwd}); confined {
-		c, err := s.sb.Confine(exec.Command("true"), string(m), p)
+		c, err := s.box().Confine(exec.Command("true"), string(m), p)
 		if err != nil {
 			return err
 		}
@@ -232,7 +237,7 @@ func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 		if pol == nil {
 			return nil, fmt.Errorf("sandbox %s: closed with the run; the command was not run", p.mode())
 		}
-		return s.sb.Confine(cmd, p.mode(), *pol)
+		return s.box().Confine(cmd, p.mode(), *pol)
 	}
 	s.mu.Lock()
 	mode := s.mode
@@ -257,7 +262,18 @@ func (s *appSandbox) Confine(cmd *exec.Cmd) (*sandbox.Confined, error) {
 	pr := *s.project
 	s.mu.Unlock()
 	p, _ := mode.Policy(pr)
-	return s.sb.Confine(cmd, string(mode), p)
+	return s.box().Confine(cmd, string(mode), p)
+}
+
+// box is the sandbox that confines commands, made on the first call (a
+// run without a sandbox mode never needs it) unless one was set.
+func (s *appSandbox) box() *sandbox.Sandbox {
+	s.sbOnce.Do(func() {
+		if s.sb == nil {
+			s.sb = sandbox.New(s.sbCfg)
+		}
+	})
+	return s.sb
 }
 
 // paths makes the settings' paths absolute: ~ is the home directory, a

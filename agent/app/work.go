@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,10 +33,27 @@ import (
 type work struct {
 	a       *App
 	sess    atomic.Pointer[session.Session] // the current session, for other goroutines
-	goal    *goal.Tracker
-	sched   *schedule.Scheduler
-	subs    *subagent.Manager
 	oneShot bool
+
+	// The goal tracker and the scheduler are made by the first call
+	// that needs them (tracker, scheduler): the tracker when a session
+	// with a goal is open or a goal is set, the scheduler when the
+	// interactive modes start it or the schedule tool is called. A
+	// one-shot run that uses neither runs no code of their packages.
+	goalCfg    goal.Config
+	schedCfg   schedule.Config
+	lazyMu     sync.Mutex
+	goal       *goal.Tracker
+	sched      *schedule.Scheduler
+	schedClose bool // closeWork ran
+
+	// subs runs the subagents, made by the first call that needs it
+	// (subagents): a run that starts none runs no code of package
+	// subagent unless there are agent profiles to list.
+	subsCfg    subagent.Config
+	subsMu     sync.Mutex
+	subs       *subagent.Manager
+	subsClosed bool // closeWork ran
 
 	mu        sync.Mutex
 	scheduled []scheduledPrompt // fired entries whose prompt has not started
@@ -103,13 +124,13 @@ func (a *App) workTools() []tools.Tool {
 		a.work = w
 		w.sess.Store(a.sess)
 		budget, conc, steps := a.readWorkSettings()
-		w.goal = goal.New(goal.Config{Session: w.session, Emit: a.emitWork, Budget: budget})
-		sc := schedule.Config{Session: w.session, Emit: a.emitWork, Fire: w.fire}
+		w.goalCfg = goal.Config{Session: w.session, Emit: a.emitWork, Budget: budget}
+		w.trackOpenGoal()
+		w.schedCfg = schedule.Config{Session: w.session, Emit: a.emitWork, Fire: w.fire}
 		if w.oneShot {
-			sc.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
+			w.schedCfg.Unavailable = "print and JSON modes exit after their prompt, so nothing would run the entry; schedule from the interactive UI or RPC mode (zut rpc)"
 		}
-		w.sched = schedule.New(sc)
-		w.subs = subagent.New(subagent.Config{
+		w.subsCfg = subagent.Config{
 			Parent:        func() *agent.Agent { return a.agent },
 			Session:       w.session,
 			Emit:          a.emitWork,
@@ -117,20 +138,159 @@ func (a *App) workTools() []tools.Tool {
 			Resolve:       a.resolveModel,
 			ToolsFor:      a.toolsIn,
 			CWD:           a.cwd,
-			ProfileDirs:   subagent.ProfileDirs(a.cwd, a.home, a.env.Getenv("HOME")),
+			ProfileDirs:   a.profileDirs(),
 			MaxConcurrent: conc,
 			MaxSteps:      steps,
-		})
-		if _, warns := w.subs.Profiles(); len(warns) > 0 {
-			for _, msg := range warns {
-				fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", msg)
+		}
+		if w.profilesThere() {
+			if _, warns := w.subagents().Profiles(); len(warns) > 0 {
+				for _, msg := range warns {
+					fmt.Fprintf(a.env.Stderr, "zut: warning: %s\n", msg)
+				}
 			}
 		}
-	} else {
-		w.subs.ReloadProfiles()
+	} else if m := w.madeSubagents(); m != nil {
+		m.ReloadProfiles()
 	}
-	ts := []tools.Tool{plan.New(plan.Config{Save: w.savePlan}), w.goal.Tool(), w.sched.Tool()}
-	return append(ts, w.subs.Tools()...)
+	planTool := sync.OnceValue(func() tools.Tool { return plan.New(plan.Config{Save: w.savePlan}) })
+	ts := []tools.Tool{
+		&lazyTool{plan.ToolName, plan.ToolDescription, plan.ToolSchema, planTool},
+		&lazyTool{goal.ToolName, goal.ToolDescription, goal.ToolSchema, func() tools.Tool { return w.tracker().Tool() }},
+		// The scheduler's zone is time.Local (schedule.Config.Location).
+		&lazyTool{schedule.ToolName, schedule.ToolDescriptionHead + schedule.LocalZone + schedule.ToolDescriptionTail, schedule.ToolSchema, func() tools.Tool { return w.scheduler().Tool() }},
+	}
+	return append(ts, w.subagentTools()...)
+}
+
+// tracker returns the goal tracker, making it on the first call.
+func (w *work) tracker() *goal.Tracker {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	if w.goal == nil {
+		w.goal = goal.New(w.goalCfg)
+	}
+	return w.goal
+}
+
+// trackOpenGoal makes the tracker when the session open has a goal: it
+// counts the goal's steps and cost from then on.
+func (w *work) trackOpenGoal() {
+	if s := w.session(); s != nil {
+		if _, ok := s.Goal(); ok {
+			w.tracker()
+		}
+	}
+}
+
+// goalActive reports whether a goal is active (goal.Tracker.Active);
+// there is none without a tracker.
+func (w *work) goalActive() bool {
+	t := w.madeTracker()
+	return t != nil && t.Active()
+}
+
+// madeTracker returns the goal tracker if it was made, else nil: then
+// no goal was set or open in this run.
+func (w *work) madeTracker() *goal.Tracker {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	return w.goal
+}
+
+// scheduler returns the scheduler, making it on the first call; one made
+// after closeWork is closed at once.
+func (w *work) scheduler() *schedule.Scheduler {
+	w.lazyMu.Lock()
+	defer w.lazyMu.Unlock()
+	if w.sched == nil {
+		w.sched = schedule.New(w.schedCfg)
+		if w.schedClose {
+			w.sched.Close()
+		}
+	}
+	return w.sched
+}
+
+// subagents returns the subagent manager, making it on the first call;
+// one made after closeWork is closed at once.
+func (w *work) subagents() *subagent.Manager {
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	if w.subs == nil {
+		w.subs = subagent.New(w.subsCfg)
+		if w.subsClosed {
+			w.subs.Close()
+		}
+	}
+	return w.subs
+}
+
+// madeSubagents returns the subagent manager if it was made, else nil:
+// then no subagent ever ran.
+func (w *work) madeSubagents() *subagent.Manager {
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	return w.subs
+}
+
+// stopSubagents stops every child, reporting how many ran or waited.
+func (w *work) stopSubagents() int {
+	if m := w.madeSubagents(); m != nil {
+		return m.StopAll()
+	}
+	return 0
+}
+
+// profilesThere reports whether any directory of agent profiles may
+// exist: without one there are no profiles and nothing to warn about.
+func (w *work) profilesThere() bool {
+	for _, d := range w.subsCfg.ProfileDirs {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
+// subagentTools are subagent_spawn, subagent_status, subagent_stop and
+// subagent_resume: the manager's, once it is made or there are agent
+// profiles to list in subagent_spawn's description, else lazyTools
+// that make it by their first call.
+func (w *work) subagentTools() []tools.Tool {
+	if w.madeSubagents() != nil || w.profilesThere() {
+		return w.subagents().Tools()
+	}
+	tool := func(i int) func() tools.Tool { return func() tools.Tool { return w.subagents().Tools()[i] } }
+	conc := w.subsCfg.MaxConcurrent
+	if conc <= 0 {
+		conc = subagent.DefaultMaxConcurrent // as subagent.New has it
+	}
+	return []tools.Tool{
+		lazyConcurrent{&lazyTool{"subagent_spawn", subagent.SpawnDescriptionHead + strconv.Itoa(conc) + subagent.SpawnDescriptionTail, subagent.SpawnSchema, tool(0)}},
+		lazyPlain{&lazyTool{"subagent_status", subagent.StatusDescription, subagent.StatusSchema, tool(1)}},
+		lazyPlain{&lazyTool{"subagent_stop", subagent.StopDescription, subagent.StopSchema, tool(2)}},
+		lazyPlain{&lazyTool{"subagent_resume", subagent.ResumeDescription, subagent.ResumeSchema, tool(3)}},
+	}
+}
+
+// profileDirs are subagent.ProfileDirs(a.cwd, a.home, $HOME), spelled
+// out here so that a run without agent profiles runs no code of package
+// subagent (TestProfileDirs holds the two together).
+func (a *App) profileDirs() []string {
+	var dirs []string
+	if a.cwd != "" {
+		dirs = append(dirs, filepath.Join(a.cwd, ".zut", "agents"))
+	}
+	if a.home != "" {
+		dirs = append(dirs, filepath.Join(a.home, "agents"))
+	}
+	if a.cwd != "" {
+		dirs = append(dirs, filepath.Join(a.cwd, ".claude", "agents"))
+	}
+	if h := a.env.Getenv("HOME"); h != "" {
+		dirs = append(dirs, filepath.Join(h, ".agents", "agents"))
+	}
+	return dirs
 }
 
 func (w *work) session() *session.Session { return w.sess.Load() }
@@ -148,7 +308,9 @@ func (a *App) emitWork(ev agent.Event) {
 func (a *App) tapWork(emit func(agent.Event)) func(agent.Event) {
 	return func(ev agent.Event) {
 		if w := a.work; w != nil {
-			w.goal.Observe(ev)
+			if t := w.madeTracker(); t != nil {
+				t.Observe(ev)
+			}
 		}
 		switch ev.(type) {
 		case agent.SubagentStart, agent.SubagentUpdate, agent.SubagentEnd:
@@ -170,13 +332,13 @@ func (a *App) startWork() {
 		return
 	}
 	if g := strings.TrimSpace(a.opts.Goal); g != "" {
-		if _, err := w.goal.Set(g, "user"); err != nil {
+		if _, err := w.tracker().Set(g, "user"); err != nil {
 			fmt.Fprintf(a.env.Stderr, "zut: warning: --goal: %v\n", err)
 		}
 	}
 	w.announce()
 	if !w.oneShot {
-		w.sched.Start()
+		w.scheduler().Start()
 	}
 }
 
@@ -184,8 +346,20 @@ func (a *App) startWork() {
 // Close, so that no child outlives the app.
 func (a *App) closeWork() {
 	if w := a.work; w != nil {
-		w.subs.Close()
-		w.sched.Close()
+		w.subsMu.Lock()
+		w.subsClosed = true
+		m := w.subs
+		w.subsMu.Unlock()
+		if m != nil {
+			m.Close()
+		}
+		w.lazyMu.Lock()
+		w.schedClose = true
+		sched := w.sched
+		w.lazyMu.Unlock()
+		if sched != nil {
+			sched.Close()
+		}
 	}
 }
 
@@ -200,12 +374,13 @@ func (a *App) workSessionChanged(event string) {
 	}
 	w.sess.Store(a.sess)
 	if event == "session_start" || event == "session_opened" {
-		if n := w.subs.StopAll(); n > 0 {
+		if n := w.stopSubagents(); n > 0 {
 			a.emitWork(agent.Notice{Level: "info", Message: fmt.Sprintf("stopped %s of the previous session", tools.Plural(n, "subagent"))})
 		}
 	}
+	w.trackOpenGoal()
 	if !w.oneShot {
-		w.sched.Load()
+		w.scheduler().Load()
 	}
 	w.announce()
 }
@@ -340,7 +515,7 @@ func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
 		}
 	}
 	if strings.TrimSpace(in.Text) == "" && len(in.Images) == 0 {
-		if g, ok := w.goal.Current(); ok && g.Status == session.GoalActive {
+		if g, ok := w.session().Goal(); ok && g.Status == session.GoalActive { // goal.Tracker.Current
 			in.Text = goal.StartPrompt(g.Objective)
 			in.Source = "goal"
 		}
@@ -355,10 +530,12 @@ func (a *App) runPrompt(ctx context.Context, in agent.Input) error {
 	}
 	switch {
 	case errors.Is(err, agent.ErrAborted) || ctx.Err() != nil:
-		w.goal.Interrupted()
-	case errors.Is(err, agent.ErrMaxSteps) && w.goal.Active():
+		if t := w.madeTracker(); t != nil {
+			t.Interrupted()
+		}
+	case errors.Is(err, agent.ErrMaxSteps) && w.goalActive():
 		// One prompt reached --max-steps: the goal's budget is spent.
-		if _, perr := w.goal.Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
+		if _, perr := w.tracker().Pause("budget spent: --max-steps in one prompt", "budget"); perr == nil {
 			a.emitWork(agent.Notice{Level: "warn", Message: "goal paused: budget spent: --max-steps; /goal resume continues"})
 		}
 	}
@@ -374,7 +551,7 @@ func (w *work) next(ctx context.Context) (text, source string, ok bool) {
 			if t := w.takeResults(); t != "" {
 				return t, "subagent", true
 			}
-			if w.subs.Running() == 0 {
+			if m := w.madeSubagents(); m == nil || m.Running() == 0 {
 				break
 			}
 			select {
@@ -384,8 +561,10 @@ func (w *work) next(ctx context.Context) (text, source string, ok bool) {
 			}
 		}
 	}
-	if t, ok := w.goal.Next(); ok {
-		return t, "goal", true
+	if gt := w.madeTracker(); gt != nil { // else no goal was set or open
+		if t, ok := gt.Next(); ok {
+			return t, "goal", true
+		}
 	}
 	return "", "", false
 }
@@ -461,9 +640,7 @@ func (a *App) toolsIn(dir string) []tools.Tool {
 	cfg := a.toolConfig(a.Skills())
 	cfg.CWD = dir
 	ts := append(tools.Builtins(cfg), syntax.New(cfg, syntax.Config{}))
-	if web := a.toolset.web; web != nil {
-		ts = append(ts, web.Tools()...)
-	}
+	ts = append(ts, a.webProxies()...)
 	off := a.disabledTools()
 	if len(off) == 0 {
 		return ts

@@ -70,7 +70,7 @@ func (a *App) Goal() (session.Goal, bool) {
 	if a.work == nil {
 		return session.Goal{}, false
 	}
-	return a.work.goal.Current()
+	return a.work.session().Goal() // goal.Tracker.Current
 }
 
 // GoalSpent reports the continuation turns, model steps and cost spent
@@ -79,7 +79,7 @@ func (a *App) GoalSpent() (turns, steps int, costUSD float64) {
 	if a.work == nil {
 		return 0, 0, 0
 	}
-	return a.work.goal.Spent()
+	return a.work.tracker().Spent()
 }
 
 // SetGoal changes the goal: status "active" with an objective sets it
@@ -90,7 +90,7 @@ func (a *App) SetGoal(objective, status string) (session.Goal, string, error) {
 	if a.work == nil {
 		return session.Goal{}, "", errNoWork
 	}
-	t := a.work.goal
+	t := a.work.tracker()
 	switch status {
 	case "", session.GoalActive:
 		if strings.TrimSpace(objective) != "" {
@@ -117,7 +117,7 @@ func (a *App) goalData(g session.Goal, ok bool) map[string]any {
 	if !ok {
 		return map[string]any{"goal": nil}
 	}
-	turns, steps, cost := a.work.goal.Spent()
+	turns, steps, cost := a.work.tracker().Spent()
 	return map[string]any{"goal": g, "turns": turns, "steps": steps, "cost_usd": cost}
 }
 
@@ -168,7 +168,7 @@ func (a *App) goalCommand(args string) (WorkReply, error) {
 }
 
 func (a *App) scheduleCommand(args string) (WorkReply, error) {
-	s := a.work.sched
+	s := a.work.scheduler()
 	verb, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
 	switch strings.ToLower(verb) {
 	case "", "list":
@@ -192,7 +192,10 @@ func (a *App) Subagents() []SubagentInfo {
 	if a.work == nil {
 		return nil
 	}
-	return a.work.subs.List()
+	if m := a.work.madeSubagents(); m != nil {
+		return m.List()
+	}
+	return []SubagentInfo{} // as List has it: none ran
 }
 
 // RunningSubagents counts the subagents running or queued.
@@ -200,7 +203,10 @@ func (a *App) RunningSubagents() int {
 	if a.work == nil {
 		return 0
 	}
-	return a.work.subs.Running()
+	if m := a.work.madeSubagents(); m != nil {
+		return m.Running()
+	}
+	return 0
 }
 
 // StopSubagent stops the subagent id; "all" stops every one.
@@ -209,9 +215,9 @@ func (a *App) StopSubagent(id string) (int, error) {
 		return 0, errNoWork
 	}
 	if id == "all" {
-		return a.work.subs.StopAll(), nil
+		return a.work.stopSubagents(), nil
 	}
-	_, err := a.work.subs.Stop(id)
+	_, err := a.work.subagents().Stop(id)
 	if err != nil {
 		return 0, err
 	}
@@ -223,7 +229,7 @@ func (a *App) SubagentTranscript(id string) ([]provider.Message, error) {
 	if a.work == nil {
 		return nil, errNoWork
 	}
-	return a.work.subs.Transcript(id)
+	return a.work.subagents().Transcript(id)
 }
 
 func (a *App) subagentsCommand(args string) (WorkReply, error) {

@@ -278,7 +278,7 @@ func (p *packaged) sandboxPolicy(s *appSandbox, tmp string) (sandbox.Policy, err
 		pol.ReadOnly = []string{s.a.home}
 	}
 	pol.ReadOnly = append(pol.ReadOnly, p.protected(c.Write)...)
-	probe, err := s.sb.Confine(exec.Command("true"), p.mode(), pol)
+	probe, err := s.box().Confine(exec.Command("true"), p.mode(), pol)
 	if err != nil {
 		return pol, p.unenforceable(err)
 	}

@@ -19,22 +19,16 @@ func (t *Tracker) Tool() tools.Tool { return &updateTool{t: t} }
 type updateTool struct{ t *Tracker }
 
 func (u *updateTool) Definition() provider.Tool {
-	return tools.Define("update_goal",
-		"Report on the goal the user set for this session (with /goal). While a goal is active, zut keeps sending you a continuation prompt each time you stop, "+
-			"until you call this tool: status \"complete\" when the goal is reached (reason: what shows it, such as the tests that pass), "+
-			"\"blocked\" when you cannot go on without the user (reason: what you need). "+
-			"Status \"active\" with a new objective refines the goal's wording when you learned what it really takes. Do not call it when no goal is set.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"status":    map[string]any{"type": "string", "enum": []string{session.GoalComplete, session.GoalBlocked, session.GoalActive}},
-				"reason":    map[string]any{"type": "string", "description": "complete: the evidence; blocked: what is needed from the user. Required for both."},
-				"objective": map[string]any{"type": "string", "description": "status active: the refined objective."},
-			},
-			"required":             []string{"status"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the update_goal tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "update_goal"
+	ToolDescription = "Report on the goal the user set for this session (with /goal). While a goal is active, zut keeps sending you a continuation prompt each time you stop, until you call this tool: status \"complete\" when the goal is reached (reason: what shows it, such as the tests that pass), \"blocked\" when you cannot go on without the user (reason: what you need). Status \"active\" with a new objective refines the goal's wording when you learned what it really takes. Do not call it when no goal is set."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"objective":{"description":"status active: the refined objective.","type":"string"},"reason":{"description":"complete: the evidence; blocked: what is needed from the user. Required for both.","type":"string"},"status":{"enum":["complete","blocked","active"],"type":"string"}},"required":["status"],"type":"object"}`
+)
 
 type update struct{ status, reason, objective string }
 

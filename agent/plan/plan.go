@@ -38,34 +38,16 @@ type tool struct{ c Config }
 var statuses = []string{session.ItemPending, session.ItemInProgress, session.ItemDone}
 
 func (t *tool) Definition() provider.Tool {
-	return tools.Define("plan",
-		"Keep a checklist of your work on the current task and show it to the user. Each call replaces the whole plan: send every item, "+
-			"in order, with its status: pending, in_progress (the one you work on now; at most one) or done. "+
-			"Use it for tasks of three or more steps: write the plan before you start, mark an item in_progress when you begin it and done as soon as it is finished, "+
-			"and add items you discover. Skip it for simple one-step requests. An empty items list clears the plan.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"items": map[string]any{
-					"type":        "array",
-					"description": "The whole plan, in order.",
-					"maxItems":    MaxItems,
-					"items": map[string]any{
-						"type": "object",
-						"properties": map[string]any{
-							"text":   map[string]any{"type": "string", "description": "The step, in a few words (imperative: \"Add the parser test\")."},
-							"status": map[string]any{"type": "string", "enum": statuses},
-						},
-						"required":             []string{"text", "status"},
-						"additionalProperties": false,
-					},
-				},
-				"note": map[string]any{"type": "string", "description": "Optional: one line about the plan as a whole (what changed, what blocks it)."},
-			},
-			"required":             []string{"items"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the plan tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "plan"
+	ToolDescription = "Keep a checklist of your work on the current task and show it to the user. Each call replaces the whole plan: send every item, in order, with its status: pending, in_progress (the one you work on now; at most one) or done. Use it for tasks of three or more steps: write the plan before you start, mark an item in_progress when you begin it and done as soon as it is finished, and add items you discover. Skip it for simple one-step requests. An empty items list clears the plan."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"items":{"description":"The whole plan, in order.","items":{"additionalProperties":false,"properties":{"status":{"enum":["pending","in_progress","done"],"type":"string"},"text":{"description":"The step, in a few words (imperative: \"Add the parser test\").","type":"string"}},"required":["text","status"],"type":"object"},"maxItems":50,"type":"array"},"note":{"description":"Optional: one line about the plan as a whole (what changed, what blocks it).","type":"string"}},"required":["items"],"type":"object"}`
+)
 
 // Parse decodes and checks the arguments of a plan call.
 func Parse(raw json.RawMessage) (session.Checklist, error) {

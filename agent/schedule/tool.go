@@ -19,28 +19,21 @@ type scheduleTool struct{ s *Scheduler }
 func (t *scheduleTool) Definition() provider.Tool {
 	zone := t.s.c.Location.String()
 	if zone == "Local" {
-		zone = "the user's local time zone"
+		zone = LocalZone
 	}
-	return tools.Define("schedule",
-		"Schedule a prompt to be sent to you later in this session, once or repeatedly, in "+zone+". "+
-			"add: message (the prompt, written so it makes sense on its own later) with cron (five fields: minute hour day-of-month month day-of-week; "+
-			"ranges 1-5, steps */15, lists 1,15, names JAN-DEC and SUN-SAT; e.g. \"0 9 * * MON-FRI\") or at (one time: \"+10m\", \"in 2h\", \"17:30\", \"2026-05-01 09:00\"). "+
-			"list: the entries with their next run. cancel: the entry id. "+
-			"A due entry runs as a new turn when the session is idle (it waits while a turn runs). Entries are kept in the session: "+
-			"they resume with it, and runs missed while zut was not running are reported, not replayed. Scheduled turns cannot use interactive tools.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"action":  map[string]any{"type": "string", "enum": []string{"add", "list", "cancel"}},
-				"cron":    map[string]any{"type": "string", "description": "add: a five-field cron expression (or @hourly, @daily, @weekly, @monthly)."},
-				"at":      map[string]any{"type": "string", "description": "add: one time, instead of cron."},
-				"message": map[string]any{"type": "string", "description": "add: the prompt to send when the entry is due."},
-				"id":      map[string]any{"type": "string", "description": "cancel: the entry's id (s1, s2 ...)."},
-			},
-			"required":             []string{"action"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescriptionHead + zone + ToolDescriptionTail, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the schedule tool: constant data around the
+// time zone (LocalZone for time.Local), so that offering the tool runs no
+// code of this package (TestToolDefinitions).
+const (
+	ToolName            = "schedule"
+	LocalZone           = "the user's local time zone"
+	ToolDescriptionHead = "Schedule a prompt to be sent to you later in this session, once or repeatedly, in "
+	ToolDescriptionTail = ". add: message (the prompt, written so it makes sense on its own later) with cron (five fields: minute hour day-of-month month day-of-week; ranges 1-5, steps */15, lists 1,15, names JAN-DEC and SUN-SAT; e.g. \"0 9 * * MON-FRI\") or at (one time: \"+10m\", \"in 2h\", \"17:30\", \"2026-05-01 09:00\"). list: the entries with their next run. cancel: the entry id. A due entry runs as a new turn when the session is idle (it waits while a turn runs). Entries are kept in the session: they resume with it, and runs missed while zut was not running are reported, not replayed. Scheduled turns cannot use interactive tools."
+	ToolSchema          = `{"additionalProperties":false,"properties":{"action":{"enum":["add","list","cancel"],"type":"string"},"at":{"description":"add: one time, instead of cron.","type":"string"},"cron":{"description":"add: a five-field cron expression (or @hourly, @daily, @weekly, @monthly).","type":"string"},"id":{"description":"cancel: the entry's id (s1, s2 ...).","type":"string"},"message":{"description":"add: the prompt to send when the entry is due.","type":"string"}},"required":["action"],"type":"object"}`
+)
 
 type scheduleArgs struct{ action, cron, at, message, id string }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,13 +64,16 @@ func (r Result) Message() string {
 
 type spawnTool struct{ m *Manager }
 
+// The description of subagent_spawn, around its limit of subagents at
+// once; the agent profiles follow. The host offers the tool with them
+// before a Manager is made (TestToolDefinitions).
+const (
+	SpawnDescriptionHead = "Start a subagent: a separate agent with its own context that works on a task with your tools (not the interactive ones, and it cannot spawn subagents), then reports back. Use it for self-contained work that would fill your context (a broad search, a review, an independent change), and to run several tasks at once: at most "
+	SpawnDescriptionTail = " run at the same time, the others wait. The task must say everything the subagent needs (it does not see this conversation) and what to report. wait: seconds to wait for the result (default 0: return at once with the id; the result then arrives as a message when the subagent finishes). isolation \"worktree\" gives it a git worktree of its own; the diff of its changes comes back with the result."
+)
+
 func (t *spawnTool) Definition() provider.Tool {
-	desc := "Start a subagent: a separate agent with its own context that works on a task with your tools (not the interactive ones, and it cannot spawn subagents), " +
-		"then reports back. Use it for self-contained work that would fill your context (a broad search, a review, an independent change), and to run several tasks at once: " +
-		fmt.Sprintf("at most %d run at the same time, the others wait. ", t.m.c.MaxConcurrent) +
-		"The task must say everything the subagent needs (it does not see this conversation) and what to report. " +
-		"wait: seconds to wait for the result (default 0: return at once with the id; the result then arrives as a message when the subagent finishes). " +
-		"isolation \"worktree\" gives it a git worktree of its own; the diff of its changes comes back with the result."
+	desc := SpawnDescriptionHead + strconv.Itoa(t.m.c.MaxConcurrent) + SpawnDescriptionTail
 	ps, _ := t.m.Profiles()
 	if len(ps) > 0 {
 		desc += "\n\nAgents (agent: name):"
@@ -81,19 +85,11 @@ func (t *spawnTool) Definition() provider.Tool {
 			desc += "\n- " + p.Name + ": " + tools.FirstLine(d, 200)
 		}
 	}
-	return tools.Define("subagent_spawn", desc, map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"task":      map[string]any{"type": "string", "description": "Everything the subagent needs to know and do, and what to report."},
-			"agent":     map[string]any{"type": "string", "description": "An agent profile's name (see the list); default: a general agent."},
-			"model":     map[string]any{"type": "string", "description": "A model (provider/id) instead of the profile's or yours."},
-			"wait":      map[string]any{"type": "number", "minimum": 0, "maximum": MaxWait, "description": "Seconds to wait for the result before returning."},
-			"isolation": map[string]any{"type": "string", "enum": []string{"shared", "worktree"}, "description": "shared (default): your working directory; worktree: a git worktree of its own."},
-		},
-		"required":             []string{"task"},
-		"additionalProperties": false,
-	})
+	return provider.Tool{Name: "subagent_spawn", Description: desc, Schema: json.RawMessage(SpawnSchema)}
 }
+
+// The JSON schema of subagent_spawn, constant data (TestToolDefinitions).
+const SpawnSchema = `{"additionalProperties":false,"properties":{"agent":{"description":"An agent profile's name (see the list); default: a general agent.","type":"string"},"isolation":{"description":"shared (default): your working directory; worktree: a git worktree of its own.","enum":["shared","worktree"],"type":"string"},"model":{"description":"A model (provider/id) instead of the profile's or yours.","type":"string"},"task":{"description":"Everything the subagent needs to know and do, and what to report.","type":"string"},"wait":{"description":"Seconds to wait for the result before returning.","maximum":3600,"minimum":0,"type":"number"}},"required":["task"],"type":"object"}`
 
 func parseSpawn(raw json.RawMessage) (SpawnOptions, error) {
 	a, err := tools.ParseArgs("subagent_spawn", raw, "task", "agent", "model", "wait", "isolation")
@@ -196,14 +192,15 @@ func answer(info Info, r Result, done bool) tools.Result {
 type statusTool struct{ m *Manager }
 
 func (t *statusTool) Definition() provider.Tool {
-	return tools.Define("subagent_status",
-		"Show the subagents of this session: state (queued, running, done, failed, stopped), steps, cost and last activity; with id, one subagent with its result.",
-		map[string]any{
-			"type":                 "object",
-			"properties":           map[string]any{"id": map[string]any{"type": "string", "description": "A subagent id (sa-1 ...); default: all."}},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "subagent_status", Description: StatusDescription, Schema: json.RawMessage(StatusSchema)}
 }
+
+// What the model is told of the subagent_status tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	StatusDescription = "Show the subagents of this session: state (queued, running, done, failed, stopped), steps, cost and last activity; with id, one subagent with its result."
+	StatusSchema      = `{"additionalProperties":false,"properties":{"id":{"description":"A subagent id (sa-1 ...); default: all.","type":"string"}},"type":"object"}`
+)
 
 func (t *statusTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
 	a, err := tools.ParseArgs("subagent_status", raw, "id")
@@ -258,14 +255,15 @@ func StatusText(list []Info) string {
 type stopTool struct{ m *Manager }
 
 func (t *stopTool) Definition() provider.Tool {
-	return tools.Define("subagent_stop", "Stop a running or queued subagent. What it did so far stays in its session.",
-		map[string]any{
-			"type":                 "object",
-			"properties":           map[string]any{"id": map[string]any{"type": "string"}},
-			"required":             []string{"id"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "subagent_stop", Description: StopDescription, Schema: json.RawMessage(StopSchema)}
 }
+
+// What the model is told of the subagent_stop tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	StopDescription = "Stop a running or queued subagent. What it did so far stays in its session."
+	StopSchema      = `{"additionalProperties":false,"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}`
+)
 
 func (t *stopTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
 	a, err := tools.ParseArgs("subagent_stop", raw, "id")
@@ -286,19 +284,15 @@ func (t *stopTool) Run(ctx context.Context, raw json.RawMessage, progress func(s
 type resumeTool struct{ m *Manager }
 
 func (t *resumeTool) Definition() provider.Tool {
-	return tools.Define("subagent_resume",
-		"Continue a finished subagent with a new prompt: it keeps its context (what it read and did). Same wait as subagent_spawn.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"id":     map[string]any{"type": "string"},
-				"prompt": map[string]any{"type": "string", "description": "What it should do next."},
-				"wait":   map[string]any{"type": "number", "minimum": 0, "maximum": MaxWait},
-			},
-			"required":             []string{"id", "prompt"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "subagent_resume", Description: ResumeDescription, Schema: json.RawMessage(ResumeSchema)}
 }
+
+// What the model is told of the subagent_resume tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ResumeDescription = "Continue a finished subagent with a new prompt: it keeps its context (what it read and did). Same wait as subagent_spawn."
+	ResumeSchema      = `{"additionalProperties":false,"properties":{"id":{"type":"string"},"prompt":{"description":"What it should do next.","type":"string"},"wait":{"maximum":3600,"minimum":0,"type":"number"}},"required":["id","prompt"],"type":"object"}`
+)
 
 func (t *resumeTool) Run(ctx context.Context, raw json.RawMessage, progress func(string)) tools.Result {
 	a, err := tools.ParseArgs("subagent_resume", raw, "id", "prompt", "wait")

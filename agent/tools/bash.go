@@ -58,18 +58,15 @@ type BashDetails struct {
 }
 
 func (t *bashTool) Definition() provider.Tool {
-	return definition("bash",
-		"Run a shell command with bash -c in the working directory. stdout and stderr are merged; stdin is empty (commands cannot prompt). Output over 2000 lines or 50 KiB keeps its head and tail, and the full output is saved to a file whose path is given. A non-zero exit adds [exit N]. timeout is required: when it passes, the command and all its child processes are killed. Background processes you start survive the call; redirect their output to a file.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"command": map[string]any{"type": "string", "description": "The command line to run."},
-				"timeout": map[string]any{"type": "integer", "minimum": 1, "maximum": bashMaxTimeout, "description": "Seconds before the command is killed."},
-			},
-			"required":             []string{"command", "timeout"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "bash", Description: BashDescription, Schema: json.RawMessage(BashSchema)}
 }
+
+// What the model is told of the bash tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	BashDescription = "Run a shell command with bash -c in the working directory. stdout and stderr are merged; stdin is empty (commands cannot prompt). Output over 2000 lines or 50 KiB keeps its head and tail, and the full output is saved to a file whose path is given. A non-zero exit adds [exit N]. timeout is required: when it passes, the command and all its child processes are killed. Background processes you start survive the call; redirect their output to a file."
+	BashSchema      = `{"additionalProperties":false,"properties":{"command":{"description":"The command line to run.","type":"string"},"timeout":{"description":"Seconds before the command is killed.","maximum":86400,"minimum":1,"type":"integer"}},"required":["command","timeout"],"type":"object"}`
+)
 
 func (t *bashTool) Preview(raw json.RawMessage) string {
 	a, err := parseArgs("bash", raw, "command", "timeout")

@@ -26,31 +26,15 @@ const editMaxFile = 16 << 20
 type editTool struct{ cfg Config }
 
 func (t *editTool) Definition() provider.Tool {
-	return definition("edit",
-		"Edit a file by exact text replacement. Each edits[i].oldText must appear exactly once in the file as it is now (copy it from read output, including indentation; add surrounding lines to make it unique), and edits must not overlap. All edits apply together or none do. Line ends and a byte order mark are preserved. To create a file or replace all of it, use write.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"path": map[string]any{"type": "string", "description": "File to edit (relative to the working directory, absolute, or starting with ~/)."},
-				"edits": map[string]any{
-					"type":        "array",
-					"minItems":    1,
-					"description": "Replacements, each matched against the original file.",
-					"items": map[string]any{
-						"type": "object",
-						"properties": map[string]any{
-							"oldText": map[string]any{"type": "string", "description": "Exact text to replace; must occur once in the file."},
-							"newText": map[string]any{"type": "string", "description": "Text to put in its place."},
-						},
-						"required":             []string{"oldText", "newText"},
-						"additionalProperties": false,
-					},
-				},
-			},
-			"required":             []string{"path", "edits"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "edit", Description: EditDescription, Schema: json.RawMessage(EditSchema)}
 }
+
+// What the model is told of the edit tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	EditDescription = "Edit a file by exact text replacement. Each edits[i].oldText must appear exactly once in the file as it is now (copy it from read output, including indentation; add surrounding lines to make it unique), and edits must not overlap. All edits apply together or none do. Line ends and a byte order mark are preserved. To create a file or replace all of it, use write."
+	EditSchema      = `{"additionalProperties":false,"properties":{"edits":{"description":"Replacements, each matched against the original file.","items":{"additionalProperties":false,"properties":{"newText":{"description":"Text to put in its place.","type":"string"},"oldText":{"description":"Exact text to replace; must occur once in the file.","type":"string"}},"required":["oldText","newText"],"type":"object"},"minItems":1,"type":"array"},"path":{"description":"File to edit (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path","edits"],"type":"object"}`
+)
 
 func (t *editTool) Preview(raw json.RawMessage) string {
 	a, err := parseArgs("edit", raw, "path", "edits")

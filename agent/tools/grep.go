@@ -34,22 +34,15 @@ const (
 type grepTool struct{ cfg Config }
 
 func (t *grepTool) Definition() provider.Tool {
-	return definition("grep",
-		"Search file contents for a regular expression (RE2/ripgrep syntax, matched per line). Searches the working directory or path recursively, honouring .gitignore, skipping .git and binary files. Output lines are path:line:text (context lines path-line-text, groups separated by --), at most limit matches (default 100) and 50 KiB; long lines are cut.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"pattern":     map[string]any{"type": "string", "description": "Regular expression to search for, e.g. \"func \\\\w+Handler\" or \"TODO|FIXME\"."},
-				"path":        map[string]any{"type": "string", "description": "File or directory to search. Default: the working directory."},
-				"glob":        map[string]any{"type": "string", "description": "Only search files whose path matches this glob (gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"); a leading ! excludes matches instead."},
-				"ignore_case": map[string]any{"type": "boolean", "description": "Match without regard to case."},
-				"context":     map[string]any{"type": "integer", "minimum": 0, "maximum": grepMaxContext, "description": "Lines of context to show before and after each match (0-5). Default 0."},
-				"limit":       map[string]any{"type": "integer", "minimum": 1, "maximum": grepMaxLimit, "description": "Most matching lines to return. Default 100."},
-			},
-			"required":             []string{"pattern"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "grep", Description: GrepDescription, Schema: json.RawMessage(GrepSchema)}
 }
+
+// What the model is told of the grep tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	GrepDescription = "Search file contents for a regular expression (RE2/ripgrep syntax, matched per line). Searches the working directory or path recursively, honouring .gitignore, skipping .git and binary files. Output lines are path:line:text (context lines path-line-text, groups separated by --), at most limit matches (default 100) and 50 KiB; long lines are cut."
+	GrepSchema      = `{"additionalProperties":false,"properties":{"context":{"description":"Lines of context to show before and after each match (0-5). Default 0.","maximum":5,"minimum":0,"type":"integer"},"glob":{"description":"Only search files whose path matches this glob (gitignore syntax, e.g. \"*.go\" or \"src/**/*.ts\"); a leading ! excludes matches instead.","type":"string"},"ignore_case":{"description":"Match without regard to case.","type":"boolean"},"limit":{"description":"Most matching lines to return. Default 100.","maximum":1000,"minimum":1,"type":"integer"},"path":{"description":"File or directory to search. Default: the working directory.","type":"string"},"pattern":{"description":"Regular expression to search for, e.g. \"func \\\\w+Handler\" or \"TODO|FIXME\".","type":"string"}},"required":["pattern"],"type":"object"}`
+)
 
 var grepArgs = []string{"pattern", "path", "glob", "ignore_case", "context", "limit"}
 

@@ -32,19 +32,15 @@ const (
 type readTool struct{ cfg Config }
 
 func (t *readTool) Definition() provider.Tool {
-	return definition("read",
-		"Read a file. Text is returned exactly as stored (no line-number prefixes), at most 2000 lines or 50 KiB per call; when more remains, a last line says which offset to continue from. PNG, JPEG, GIF and WebP images are returned as images. A directory returns a listing. Relative paths resolve against the working directory.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"path":   map[string]any{"type": "string", "description": "File to read (relative to the working directory, absolute, or starting with ~/)."},
-				"offset": map[string]any{"type": "integer", "minimum": 1, "description": "First line to show, counting from 1. Default 1."},
-				"limit":  map[string]any{"type": "integer", "minimum": 1, "description": "Most lines to show. Default and maximum 2000."},
-			},
-			"required":             []string{"path"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "read", Description: ReadDescription, Schema: json.RawMessage(ReadSchema)}
 }
+
+// What the model is told of the read tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	ReadDescription = "Read a file. Text is returned exactly as stored (no line-number prefixes), at most 2000 lines or 50 KiB per call; when more remains, a last line says which offset to continue from. PNG, JPEG, GIF and WebP images are returned as images. A directory returns a listing. Relative paths resolve against the working directory."
+	ReadSchema      = `{"additionalProperties":false,"properties":{"limit":{"description":"Most lines to show. Default and maximum 2000.","minimum":1,"type":"integer"},"offset":{"description":"First line to show, counting from 1. Default 1.","minimum":1,"type":"integer"},"path":{"description":"File to read (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path"],"type":"object"}`
+)
 
 func (t *readTool) Preview(raw json.RawMessage) string {
 	a, err := parseArgs("read", raw, "path", "offset", "limit")

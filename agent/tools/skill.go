@@ -20,17 +20,15 @@ type skillTool struct {
 }
 
 func (t *skillTool) Definition() provider.Tool {
-	return definition("skill",
-		"Load the instructions of a skill listed in the system prompt, by name. Returns the skill's SKILL.md text and its directory; paths the skill mentions are relative to that directory.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"name": map[string]any{"type": "string", "description": "The skill's name, as listed."},
-			},
-			"required":             []string{"name"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "skill", Description: SkillDescription, Schema: json.RawMessage(SkillSchema)}
 }
+
+// What the model is told of the skill tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	SkillDescription = "Load the instructions of a skill listed in the system prompt, by name. Returns the skill's SKILL.md text and its directory; paths the skill mentions are relative to that directory."
+	SkillSchema      = `{"additionalProperties":false,"properties":{"name":{"description":"The skill's name, as listed.","type":"string"}},"required":["name"],"type":"object"}`
+)
 
 func (t *skillTool) Preview(raw json.RawMessage) string {
 	a, err := parseArgs("skill", raw, "name")

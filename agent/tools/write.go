@@ -17,18 +17,15 @@ import (
 type writeTool struct{ cfg Config }
 
 func (t *writeTool) Definition() provider.Tool {
-	return definition("write",
-		"Create a file or replace its whole content. Missing parent directories are created; an existing file keeps its permissions. The file is replaced atomically. To change part of a file, prefer edit.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"path":    map[string]any{"type": "string", "description": "File to write (relative to the working directory, absolute, or starting with ~/)."},
-				"content": map[string]any{"type": "string", "description": "The complete new content of the file."},
-			},
-			"required":             []string{"path", "content"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: "write", Description: WriteDescription, Schema: json.RawMessage(WriteSchema)}
 }
+
+// What the model is told of the write tool: constant data, so that offering
+// the tool runs no code of this package (TestToolDefinitions).
+const (
+	WriteDescription = "Create a file or replace its whole content. Missing parent directories are created; an existing file keeps its permissions. The file is replaced atomically. To change part of a file, prefer edit."
+	WriteSchema      = `{"additionalProperties":false,"properties":{"content":{"description":"The complete new content of the file.","type":"string"},"path":{"description":"File to write (relative to the working directory, absolute, or starting with ~/).","type":"string"}},"required":["path","content"],"type":"object"}`
+)
 
 func (t *writeTool) Preview(raw json.RawMessage) string {
 	a, err := parseArgs("write", raw, "path", "content")

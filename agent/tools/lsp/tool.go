@@ -31,27 +31,16 @@ type lspTool struct{ m *Manager }
 func (m *Manager) Tool() tools.Tool { return &lspTool{m: m} }
 
 func (t *lspTool) Definition() provider.Tool {
-	return tools.Define("lsp",
-		"Ask the language server of a file's language (gopls, rust-analyzer, pyright, typescript-language-server, clangd, or one configured) about code. "+
-			"Actions: diagnostics (errors and warnings of path, or of every file checked so far), definition, references, hover (type and docs), "+
-			"symbols (outline of path; or search the workspace with query), rename (to new_name: returns the edits; applies them with apply: true), "+
-			"status (which servers are known and running). Positions are 1-based, columns counted in characters; instead of column you may give query, "+
-			"the identifier on that line (or, without line, its first occurrence in the file).",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"action":   map[string]any{"type": "string", "enum": actions, "description": "What to ask."},
-				"path":     map[string]any{"type": "string", "description": "Source file (relative to the working directory, absolute, or starting with ~/). Required except for status, workspace symbols and all diagnostics."},
-				"line":     map[string]any{"type": "integer", "minimum": 1, "description": "1-based line of the identifier."},
-				"column":   map[string]any{"type": "integer", "minimum": 1, "description": "1-based column of the identifier, in characters."},
-				"query":    map[string]any{"type": "string", "description": "symbols: text to search the workspace for. Other actions: the identifier to point at, instead of column."},
-				"new_name": map[string]any{"type": "string", "description": "rename: the new name."},
-				"apply":    map[string]any{"type": "boolean", "description": "rename: write the edits to the files (default false: only show them)."},
-			},
-			"required":             []string{"action"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the lsp tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "lsp"
+	ToolDescription = "Ask the language server of a file's language (gopls, rust-analyzer, pyright, typescript-language-server, clangd, or one configured) about code. Actions: diagnostics (errors and warnings of path, or of every file checked so far), definition, references, hover (type and docs), symbols (outline of path; or search the workspace with query), rename (to new_name: returns the edits; applies them with apply: true), status (which servers are known and running). Positions are 1-based, columns counted in characters; instead of column you may give query, the identifier on that line (or, without line, its first occurrence in the file)."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"action":{"description":"What to ask.","enum":["diagnostics","definition","references","hover","symbols","rename","status"],"type":"string"},"apply":{"description":"rename: write the edits to the files (default false: only show them).","type":"boolean"},"column":{"description":"1-based column of the identifier, in characters.","minimum":1,"type":"integer"},"line":{"description":"1-based line of the identifier.","minimum":1,"type":"integer"},"new_name":{"description":"rename: the new name.","type":"string"},"path":{"description":"Source file (relative to the working directory, absolute, or starting with ~/). Required except for status, workspace symbols and all diagnostics.","type":"string"},"query":{"description":"symbols: text to search the workspace for. Other actions: the identifier to point at, instead of column.","type":"string"}},"required":["action"],"type":"object"}`
+)
 
 // call is one validated lsp call.
 type call struct {

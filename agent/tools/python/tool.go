@@ -140,21 +140,16 @@ func (t *Tool) Close() error {
 }
 
 func (t *Tool) Definition() provider.Tool {
-	return tools.Define("python",
-		"Run Python 3 code in a persistent interpreter (one per session) in the working directory. Variables, imports and definitions survive between calls; reset: true starts a fresh interpreter first. "+
-			"Returns stdout, stderr, the repr of the last expression (as in a REPL) and the traceback of an uncaught exception, each capped. stdin is empty. "+
-			"When timeout passes (default 60 s) the code gets KeyboardInterrupt; code that does not stop within a few seconds is killed with the interpreter, and its state is lost.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"code":    map[string]any{"type": "string", "description": "Python 3 source: statements, optionally ending in an expression whose value is shown."},
-				"timeout": map[string]any{"type": "integer", "minimum": 1, "maximum": maxTimeout, "description": "Seconds before the code is interrupted; default 60."},
-				"reset":   map[string]any{"type": "boolean", "description": "Start a fresh interpreter (all variables lost) before running code; code may then be empty."},
-			},
-			"required":             []string{"code"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the python tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "python"
+	ToolDescription = "Run Python 3 code in a persistent interpreter (one per session) in the working directory. Variables, imports and definitions survive between calls; reset: true starts a fresh interpreter first. Returns stdout, stderr, the repr of the last expression (as in a REPL) and the traceback of an uncaught exception, each capped. stdin is empty. When timeout passes (default 60 s) the code gets KeyboardInterrupt; code that does not stop within a few seconds is killed with the interpreter, and its state is lost."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"code":{"description":"Python 3 source: statements, optionally ending in an expression whose value is shown.","type":"string"},"reset":{"description":"Start a fresh interpreter (all variables lost) before running code; code may then be empty.","type":"boolean"},"timeout":{"description":"Seconds before the code is interrupted; default 60.","maximum":86400,"minimum":1,"type":"integer"}},"required":["code"],"type":"object"}`
+)
 
 func (t *Tool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("python", raw, "code", "timeout", "reset")

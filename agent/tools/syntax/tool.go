@@ -109,23 +109,16 @@ func New(cfg tools.Config, c Config) tools.Tool {
 var actions = []string{"outline", "find", "definition", "references"}
 
 func (t *astTool) Definition() provider.Tool {
-	return tools.Define("ast",
-		"Structural code search without external tools. outline: the declarations of a file (or of every file under a directory) with line numbers and one-line signatures, nested. "+
-			"find: declarations or calls matching query, e.g. func:Parse, method:Server.Close, type:Config, field:Config.Timeout, var:x, const:Max*, import:net/http, call:fmt.Errorf, call:Close, call:os.* ; a bare Name or Type.Name matches any declaration. "+
-			"definition: where query (Name or Type.Name) is declared. references: every use of the identifier query (by name, not type-checked). "+
-			"* and ? are wildcards. Go is parsed exactly; Python, JavaScript, TypeScript, Rust, C, C++ and Java by a tokenizer (marked approximate). "+
-			"A directory is searched recursively, honouring .gitignore, for up to 10 s.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"action": map[string]any{"type": "string", "enum": actions, "description": "outline, find, definition or references."},
-				"path":   map[string]any{"type": "string", "description": "A file or a directory; default: the working directory."},
-				"query":  map[string]any{"type": "string", "description": "For find, definition and references: a name or kind:pattern (func:, method:, type:, field:, var:, const:, import:, call:)."},
-			},
-			"required":             []string{"action"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the ast tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "ast"
+	ToolDescription = "Structural code search without external tools. outline: the declarations of a file (or of every file under a directory) with line numbers and one-line signatures, nested. find: declarations or calls matching query, e.g. func:Parse, method:Server.Close, type:Config, field:Config.Timeout, var:x, const:Max*, import:net/http, call:fmt.Errorf, call:Close, call:os.* ; a bare Name or Type.Name matches any declaration. definition: where query (Name or Type.Name) is declared. references: every use of the identifier query (by name, not type-checked). * and ? are wildcards. Go is parsed exactly; Python, JavaScript, TypeScript, Rust, C, C++ and Java by a tokenizer (marked approximate). A directory is searched recursively, honouring .gitignore, for up to 10 s."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"action":{"description":"outline, find, definition or references.","enum":["outline","find","definition","references"],"type":"string"},"path":{"description":"A file or a directory; default: the working directory.","type":"string"},"query":{"description":"For find, definition and references: a name or kind:pattern (func:, method:, type:, field:, var:, const:, import:, call:).","type":"string"}},"required":["action"],"type":"object"}`
+)
 
 func (t *astTool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("ast", raw, "action", "path", "query")

@@ -23,19 +23,16 @@ type findTool struct{ w *Web }
 var findArgs = []string{"ref_id", "pattern"}
 
 func (t *findTool) Definition() provider.Tool {
-	return tools.Define("web_find",
-		"Find text in a page opened with web_open (or a search result, which is opened first). Matching ignores case and treats any run of white space as one space, so a phrase is found across wrapped lines. "+
-			"Shows each match's line number with a line of context before and after (match lines marked \"N:\", context \"N-\"), at most 30 matches; read around one with web_open and line.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"ref_id":  map[string]any{"type": "string", "description": "The ref_id of the page, as web_open or web_search printed it."},
-				"pattern": map[string]any{"type": "string", "description": "The text to find, e.g. \"rate limit\" (plain text, not a regular expression)."},
-			},
-			"required":             []string{"ref_id", "pattern"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: FindName, Description: FindDescription, Schema: json.RawMessage(FindSchema)}
 }
+
+// What the model is told of the web_find tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	FindName        = "web_find"
+	FindDescription = "Find text in a page opened with web_open (or a search result, which is opened first). Matching ignores case and treats any run of white space as one space, so a phrase is found across wrapped lines. Shows each match's line number with a line of context before and after (match lines marked \"N:\", context \"N-\"), at most 30 matches; read around one with web_open and line."
+	FindSchema      = `{"additionalProperties":false,"properties":{"pattern":{"description":"The text to find, e.g. \"rate limit\" (plain text, not a regular expression).","type":"string"},"ref_id":{"description":"The ref_id of the page, as web_open or web_search printed it.","type":"string"}},"required":["ref_id","pattern"],"type":"object"}`
+)
 
 func (t *findTool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("web_find", raw, findArgs...)

@@ -17,20 +17,16 @@ type openTool struct{ w *Web }
 var openArgs = []string{"url", "ref_id", "line"}
 
 func (t *openTool) Definition() provider.Tool {
-	return tools.Define("web_open",
-		"Open a web page and read it as text: the page's title, its text with numbered lines (headings, lists, tables and code kept; scripts, menus and other page furniture left out), "+
-			"and the links on the lines shown, written [text][n] in the text and listed as [n]: URL. Shows at most 200 lines per call; pass line to read on. "+
-			"Plain text, JSON and Markdown are shown as they are; PDFs, images and other binary files are refused. Opens public http and https URLs; the result's ref_id names the page for web_find and web_click.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"url":    map[string]any{"type": "string", "description": "The page to open, e.g. \"https://go.dev/doc/effective_go\". Give url or ref_id."},
-				"ref_id": map[string]any{"type": "string", "description": "A ref_id printed by web_search or web_open, e.g. \"r3:https://go.dev/doc/\": opens that search result, or shows more of a page already opened without fetching it again."},
-				"line":   map[string]any{"type": "integer", "minimum": 1, "description": "First line to show (default 1), to read a long page on from where the last call stopped."},
-			},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: OpenName, Description: OpenDescription, Schema: json.RawMessage(OpenSchema)}
 }
+
+// What the model is told of the web_open tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	OpenName        = "web_open"
+	OpenDescription = "Open a web page and read it as text: the page's title, its text with numbered lines (headings, lists, tables and code kept; scripts, menus and other page furniture left out), and the links on the lines shown, written [text][n] in the text and listed as [n]: URL. Shows at most 200 lines per call; pass line to read on. Plain text, JSON and Markdown are shown as they are; PDFs, images and other binary files are refused. Opens public http and https URLs; the result's ref_id names the page for web_find and web_click."
+	OpenSchema      = `{"additionalProperties":false,"properties":{"line":{"description":"First line to show (default 1), to read a long page on from where the last call stopped.","minimum":1,"type":"integer"},"ref_id":{"description":"A ref_id printed by web_search or web_open, e.g. \"r3:https://go.dev/doc/\": opens that search result, or shows more of a page already opened without fetching it again.","type":"string"},"url":{"description":"The page to open, e.g. \"https://go.dev/doc/effective_go\". Give url or ref_id.","type":"string"}},"type":"object"}`
+)
 
 func (t *openTool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("web_open", raw, openArgs...)
@@ -83,18 +79,16 @@ type clickTool struct{ w *Web }
 var clickArgs = []string{"ref_id", "id"}
 
 func (t *clickTool) Definition() provider.Tool {
-	return tools.Define("web_click",
-		"Follow a link of a page opened with web_open: link id is the n of [text][n] in the page's text and of its links list. Shows the new page like web_open does, with its own ref_id.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"ref_id": map[string]any{"type": "string", "description": "The ref_id of the page holding the link, as web_open printed it."},
-				"id":     map[string]any{"type": "integer", "minimum": 1, "description": "The link's number n, from [text][n]."},
-			},
-			"required":             []string{"ref_id", "id"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ClickName, Description: ClickDescription, Schema: json.RawMessage(ClickSchema)}
 }
+
+// What the model is told of the web_click tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ClickName        = "web_click"
+	ClickDescription = "Follow a link of a page opened with web_open: link id is the n of [text][n] in the page's text and of its links list. Shows the new page like web_open does, with its own ref_id."
+	ClickSchema      = `{"additionalProperties":false,"properties":{"id":{"description":"The link's number n, from [text][n].","minimum":1,"type":"integer"},"ref_id":{"description":"The ref_id of the page holding the link, as web_open printed it.","type":"string"}},"required":["ref_id","id"],"type":"object"}`
+)
 
 func (t *clickTool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("web_click", raw, clickArgs...)

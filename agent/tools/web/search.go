@@ -77,18 +77,16 @@ type searchTool struct{ w *Web }
 var searchArgs = []string{"query", "max_results"}
 
 func (t *searchTool) Definition() provider.Tool {
-	return tools.Define("web_search",
-		"Search the web. Returns numbered results, each with its title, URL, a snippet and a ref_id; open one with web_open and its ref_id (or its URL). The search backend used is named in the result.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"query":       map[string]any{"type": "string", "description": "What to search for, e.g. \"golang context WithTimeout example\"."},
-				"max_results": map[string]any{"type": "integer", "minimum": 1, "maximum": searchMax, "description": "Most results to return (1-20, default 8)."},
-			},
-			"required":             []string{"query"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: SearchName, Description: SearchDescription, Schema: json.RawMessage(SearchSchema)}
 }
+
+// What the model is told of the web_search tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	SearchName        = "web_search"
+	SearchDescription = "Search the web. Returns numbered results, each with its title, URL, a snippet and a ref_id; open one with web_open and its ref_id (or its URL). The search backend used is named in the result."
+	SearchSchema      = `{"additionalProperties":false,"properties":{"max_results":{"description":"Most results to return (1-20, default 8).","maximum":20,"minimum":1,"type":"integer"},"query":{"description":"What to search for, e.g. \"golang context WithTimeout example\".","type":"string"}},"required":["query"],"type":"object"}`
+)
 
 func (t *searchTool) Preview(raw json.RawMessage) string {
 	a, err := tools.ParseArgs("web_search", raw, searchArgs...)

@@ -39,24 +39,16 @@ func New(cfg tools.Config, c Config) tools.Tool {
 var actions = []string{"create", "list", "remove"}
 
 func (t *worktreeTool) Definition() provider.Tool {
-	return tools.Define("worktree",
-		"Manage git worktrees: separate checkouts of the repository on their own branch, for work that must not disturb the current one. "+
-			"create: check out branch (an existing one, or a new one starting at base, default HEAD) under .zut/worktrees/<branch>, or <path> under that root. "+
-			"list: every worktree with its branch, commit and whether it has uncommitted changes. "+
-			"remove: delete a worktree given by path or branch; one with uncommitted changes is refused unless force is true (which discards them). The branch is kept. Git hooks are not run.",
-		map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"action": map[string]any{"type": "string", "enum": actions, "description": "create, list or remove."},
-				"branch": map[string]any{"type": "string", "description": "create: the branch to check out (created when missing); remove: the worktree with this branch."},
-				"path":   map[string]any{"type": "string", "description": "create: the directory under the worktree root (default: the branch name); remove: the worktree's path as list shows it."},
-				"base":   map[string]any{"type": "string", "description": "create: the commit, branch or tag a new branch starts at; default HEAD."},
-				"force":  map[string]any{"type": "boolean", "description": "remove: discard uncommitted changes and untracked files."},
-			},
-			"required":             []string{"action"},
-			"additionalProperties": false,
-		})
+	return provider.Tool{Name: ToolName, Description: ToolDescription, Schema: json.RawMessage(ToolSchema)}
 }
+
+// What the model is told of the worktree tool: constant data, so that
+// offering the tool runs no code of this package (TestToolDefinitions).
+const (
+	ToolName        = "worktree"
+	ToolDescription = "Manage git worktrees: separate checkouts of the repository on their own branch, for work that must not disturb the current one. create: check out branch (an existing one, or a new one starting at base, default HEAD) under .zut/worktrees/<branch>, or <path> under that root. list: every worktree with its branch, commit and whether it has uncommitted changes. remove: delete a worktree given by path or branch; one with uncommitted changes is refused unless force is true (which discards them). The branch is kept. Git hooks are not run."
+	ToolSchema      = `{"additionalProperties":false,"properties":{"action":{"description":"create, list or remove.","enum":["create","list","remove"],"type":"string"},"base":{"description":"create: the commit, branch or tag a new branch starts at; default HEAD.","type":"string"},"branch":{"description":"create: the branch to check out (created when missing); remove: the worktree with this branch.","type":"string"},"force":{"description":"remove: discard uncommitted changes and untracked files.","type":"boolean"},"path":{"description":"create: the directory under the worktree root (default: the branch name); remove: the worktree's path as list shows it.","type":"string"}},"required":["action"],"type":"object"}`
+)
 
 func (t *worktreeTool) args(raw json.RawMessage) (action, branch, path, base string, force bool, err error) {
 	a, err := tools.ParseArgs("worktree", raw, "action", "branch", "path", "base", "force")
