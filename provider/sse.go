@@ -21,6 +21,10 @@ type frameReader interface {
 	// next returns the next frame. name and data stay valid until the next
 	// call. At the end of the body it returns io.EOF.
 	next() (name, data []byte, err error)
+	// buffered is next when the frame is whole in what has been read, in
+	// the form nearly every frame has; it never reads (ok false: call
+	// next, which may).
+	buffered() (name, data []byte, ok bool)
 }
 
 // lineReader splits a byte stream into lines ended by LF, CRLF or a lone CR,
@@ -168,6 +172,8 @@ func newSSEReader(r io.Reader) *sseReader {
 	return &sseReader{lines: newLineReader(r)}
 }
 
+func (s *sseReader) buffered() (name, data []byte, ok bool) { return s.lines.event() }
+
 func (s *sseReader) next() (name, data []byte, err error) {
 	if name, data, ok := s.lines.event(); ok {
 		return name, data, nil
@@ -258,6 +264,24 @@ func (l *lineReader) event() (name, data []byte, ok bool) {
 	return name, data, true
 }
 
+// bufferedLine takes the next line off the buffer when it is there whole,
+// ended by LF alone, and holds more than white space (the lines an NDJSON
+// body is made of); otherwise it leaves it to line (ok false, nothing
+// taken).
+func (l *lineReader) bufferedLine() (line []byte, ok bool) {
+	if l.first || l.scanned != 0 {
+		return nil, false
+	}
+	b := l.buf[l.start:l.end]
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 || bytes.IndexByte(b[:n], '\r') >= 0 || len(bytes.TrimSpace(b[:n])) == 0 {
+		return nil, false
+	}
+	l.start += n + 1
+	l.terminated = true
+	return b[:n], true
+}
+
 // wholeDataLine reports whether an unterminated last line is a complete
 // data line.
 func wholeDataLine(line []byte) bool {
@@ -278,6 +302,11 @@ type ndjsonReader struct {
 
 func newNDJSONReader(r io.Reader) *ndjsonReader {
 	return &ndjsonReader{lines: newLineReader(r)}
+}
+
+func (n *ndjsonReader) buffered() (name, data []byte, ok bool) {
+	line, ok := n.lines.bufferedLine()
+	return nil, line, ok
 }
 
 func (n *ndjsonReader) next() (name, data []byte, err error) {
