@@ -386,6 +386,16 @@ func (d *chatDecoder) fastChunk(data []byte) bool {
 	if dm.failed() || (text == nil && reasoning == nil) {
 		return false
 	}
+	if reasoning == nil && (d.rawThink || d.tags.state == thinkOff) {
+		// Answer text alone, with no <think> splitting to do: it goes to
+		// the block without a string of its own.
+		b, ok := unquoteBytes(text, &d.scratch)
+		if !ok {
+			return false
+		}
+		d.cur = d.asm.appendTextBytes(d.cur, b)
+		return true
+	}
 	var t, r string
 	if text != nil {
 		if t, ok = unquote(text, &d.scratch); !ok {

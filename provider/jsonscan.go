@@ -216,8 +216,19 @@ func jsonInt(raw []byte) (int, bool) {
 // unquote decodes the JSON string raw (with its quotes). scratch is reused
 // across calls for strings with escapes. The result is one allocation.
 func unquote(raw []byte, scratch *[]byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	b, ok := unquoteBytes(raw, scratch)
+	if !ok {
 		return "", false
+	}
+	return string(b), true
+}
+
+// unquoteBytes is unquote without the allocation: the bytes are raw's own
+// when it holds no escapes, else *scratch's, valid until raw or scratch
+// changes.
+func unquoteBytes(raw []byte, scratch *[]byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
 	}
 	body := raw[1 : len(raw)-1]
 	simple := true
@@ -228,17 +239,17 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 		}
 	}
 	if simple {
-		return string(body), true
+		return body, true
 	}
 	buf := (*scratch)[:0]
 	for i := 0; i < len(body); {
 		c := body[i]
 		switch {
 		case c == '"' || c < 0x20:
-			return "", false
+			return nil, false
 		case c == '\\':
 			if i+1 >= len(body) {
-				return "", false
+				return nil, false
 			}
 			switch e := body[i+1]; e {
 			case '"', '\\', '/':
@@ -256,7 +267,7 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 			case 'u':
 				r, ok := hex4(body, i+2)
 				if !ok {
-					return "", false
+					return nil, false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -274,7 +285,7 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 				buf = utf8.AppendRune(buf, r)
 				continue
 			default:
-				return "", false
+				return nil, false
 			}
 			i += 2
 		case c < utf8.RuneSelf:
@@ -291,7 +302,7 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 		}
 	}
 	*scratch = buf
-	return string(buf), true
+	return buf, true
 }
 
 func hex4(b []byte, i int) (rune, bool) {
