@@ -229,11 +229,9 @@ func (d *anthropicDecoder) exactDelta(data []byte) bool {
 	if len(rest) < 4 || rest[0] != '"' || string(rest[len(rest)-2:]) != "}}" {
 		return false
 	}
-	raw := rest[:len(rest)-2]
-	if end, _ := scanString(raw, 0); end != len(raw) {
-		return false
-	}
-	str, ok := unquoteBytes(raw, &d.scratch)
+	// unquoteBytes fails on a quote left unescaped: raw is then not one
+	// string but several members.
+	str, ok := unquoteBytes(rest[:len(rest)-2], &d.scratch)
 	if !ok {
 		return false
 	}
