@@ -38,6 +38,7 @@ type lineReader struct {
 	eof        bool
 	err        error // sticky read error other than io.EOF
 	scanned    int   // bytes of buf[start:end] known to hold no line break
+	crFree     int   // buf[start:crFree] is known to hold no CR (see noCR)
 	first      bool  // the next line is the first: strip a UTF-8 BOM
 	// terminated is false when the last line returned ended at EOF without
 	// a line break (the body was probably cut).
@@ -106,6 +107,7 @@ func (l *lineReader) stripBOM(line []byte) []byte {
 func (l *lineReader) fill() error {
 	if l.start > 0 && (l.end == len(l.buf) || l.start == l.end) {
 		n := copy(l.buf, l.buf[l.start:l.end])
+		l.crFree = max(l.crFree-l.start, 0)
 		l.start, l.end = 0, n
 	}
 	if l.end == len(l.buf) {
@@ -114,6 +116,7 @@ func (l *lineReader) fill() error {
 		}
 		nb := make([]byte, min(2*len(l.buf), maxFrame))
 		l.end = copy(nb, l.buf[l.start:l.end])
+		l.crFree = max(l.crFree-l.start, 0)
 		l.start = 0
 		l.buf = nb
 	}
@@ -255,7 +258,7 @@ func (l *lineReader) event() (name, data []byte, ok bool) {
 		return nil, nil, false
 	}
 	end := i + n + 2 // past the blank line
-	if bytes.IndexByte(b[:end], '\r') >= 0 {
+	if !l.noCR(end) {
 		return nil, nil, false
 	}
 	data = b[i+len("data: ") : i+n]
@@ -274,12 +277,29 @@ func (l *lineReader) bufferedLine() (line []byte, ok bool) {
 	}
 	b := l.buf[l.start:l.end]
 	n := bytes.IndexByte(b, '\n')
-	if n < 0 || bytes.IndexByte(b[:n], '\r') >= 0 || len(bytes.TrimSpace(b[:n])) == 0 {
+	if n < 0 || !l.noCR(n) || len(bytes.TrimSpace(b[:n])) == 0 {
 		return nil, false
 	}
 	l.start += n + 1
 	l.terminated = true
 	return b[:n], true
+}
+
+// noCR reports whether the next n unread bytes hold no CR. The buffer is
+// searched for CRs once, not once per event: crFree marks how far it is
+// known to hold none (the first CR, or the end of what has been read).
+func (l *lineReader) noCR(n int) bool {
+	if l.crFree < l.start {
+		l.crFree = l.start
+	}
+	if l.start+n > l.crFree {
+		if k := bytes.IndexByte(l.buf[l.crFree:l.end], '\r'); k >= 0 {
+			l.crFree += k
+		} else {
+			l.crFree = l.end
+		}
+	}
+	return l.start+n <= l.crFree
 }
 
 // wholeDataLine reports whether an unterminated last line is a complete
