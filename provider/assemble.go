@@ -81,13 +81,23 @@ func (a *assembler) delta(t EventType, i int, s string) {
 // It only grows, and a strings.Builder never changes the bytes it holds,
 // so the Text of a delta event may be a view of it: a delta decoded into
 // bytes is copied once, into the block, and allocates nothing of its own.
+//
+// Its Grow doubles the buffer (append grows a large one by a quarter), so
+// a long answer is copied about once as it grows.
 type content struct{ strings.Builder }
 
 // add appends b and returns it as a string that shares the block's bytes.
 func (c *content) add(b []byte) string {
 	n := c.Len()
+	c.Grow(len(b))
 	c.Write(b)
 	return c.String()[n:]
+}
+
+// addString appends s.
+func (c *content) addString(s string) {
+	c.Grow(len(s))
+	c.WriteString(s)
 }
 
 // takes reports whether block i is of type t (and, for a tool call, still
@@ -128,7 +138,7 @@ func (a *assembler) valid(i int, t BlockType) bool {
 // text appends s to text block i.
 func (a *assembler) text(i int, s string) {
 	if a.takes(i, BlockText, len(s)) {
-		a.bufs[i].WriteString(s)
+		a.bufs[i].addString(s)
 		a.delta(EventTextDelta, i, s)
 	}
 }
@@ -195,7 +205,7 @@ func (a *assembler) appendThinkingBytes(cur int, origin string, b []byte) int {
 // thinking appends s to thinking block i.
 func (a *assembler) thinking(i int, s string) {
 	if a.takes(i, BlockThinking, len(s)) {
-		a.bufs[i].WriteString(s)
+		a.bufs[i].addString(s)
 		a.delta(EventThinkingDelta, i, s)
 	}
 }
@@ -224,7 +234,7 @@ func (a *assembler) toolStart(id, name string) int {
 // toolDelta appends a fragment of JSON arguments to tool block i.
 func (a *assembler) toolDelta(i int, frag string) {
 	if a.takes(i, BlockToolUse, len(frag)) {
-		a.bufs[i].WriteString(frag)
+		a.bufs[i].addString(frag)
 		a.delta(EventToolDelta, i, frag)
 	}
 }
