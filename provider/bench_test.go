@@ -145,3 +145,34 @@ func BenchmarkFirstEvent(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkStream is the whole provider side of a streamed answer of
+// benchDeltas text deltas: the HTTP client reading an in-memory body,
+// Next and Event, as the agent calls them (compare BenchmarkDecodeAnthropic,
+// the decoding alone).
+func BenchmarkStream(b *testing.B) {
+	body := sseBenchBody(benchDeltas)
+	cfg := Config{Provider: "anthropic", BaseURL: "http://bench", APIKey: "k",
+		HTTPClient: &http.Client{Transport: pipeTransport{body: func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }}}}
+	c := &Anthropic{Config: cfg}
+	req := &Request{Model: "claude"}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := c.Stream(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for s.Next() {
+			if s.Event().Type == EventTextDelta {
+				n++
+			}
+		}
+		if err := s.Err(); err != nil || n != benchDeltas {
+			b.Fatalf("stream: %d text deltas, error %v; want %d and none", n, err, benchDeltas)
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchDeltas), "ns/delta")
+}
