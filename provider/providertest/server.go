@@ -50,9 +50,9 @@ type Reply struct {
 	// request-id).
 	Header map[string]string
 	// Delay waits before answering; EventDelay waits between events, each
-	// then flushed on its own. Without EventDelay the events go out as
-	// fast as the connection takes them, several to a write (no client
-	// can tell the difference without a delay to see it by).
+	// then flushed on its own. Without EventDelay the body goes out in
+	// one write, as fast as the connection takes it (no client can tell
+	// the difference without a delay to see it by).
 	Delay      time.Duration
 	EventDelay time.Duration
 	// Cut ends the stream early: it sends the first half of the output
