@@ -115,6 +115,9 @@ func (h *Host) InvokeCommand(ctx context.Context, name, args string) (proto.Comm
 // extension gets only its own state; other events carry no state. Safe
 // for concurrent use.
 func (h *Host) Emit(ev proto.Event) {
+	if !h.subscribed.Load() {
+		return
+	}
 	session := proto.IsSessionEvent(ev.Name)
 	h.mu.Lock()
 	exts := h.liveLocked()
