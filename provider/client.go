@@ -73,7 +73,27 @@ func (c *Config) limits() Limits {
 // redirect rule of checkRedirect.
 func (c *Config) httpClient() *http.Client { return safeClient(c.HTTPClient, c.Header) }
 
-var defaultHTTPClient = &http.Client{}
+var defaultHTTPClient = &http.Client{Transport: transport{}}
+
+// streamReadBuffer is the read buffer of each connection of the default
+// client (net/http's default is 4 KiB): a response that has come faster
+// than it was decoded (many small events) is then read many events to a
+// read. A read still returns what has arrived, never waiting for more.
+const streamReadBuffer = 32 << 10
+
+// transport is the default client's: http.DefaultTransport's settings
+// with streamReadBuffer, made on first use (no initialiser).
+type transport struct{}
+
+var defaultTransport lazy[*http.Transport]
+
+func (transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return defaultTransport.get(func() *http.Transport {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ReadBufferSize = streamReadBuffer
+		return t
+	}).RoundTrip(r)
+}
 
 // modelID picks the model of a request: the request's, else the catalog's.
 func (c *Config) modelID(req *Request) (string, error) {
