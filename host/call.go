@@ -109,6 +109,12 @@ func (h *Host) InvokeCommand(ctx context.Context, name, args string) (proto.Comm
 	return resp, nil
 }
 
+// Subscribed reports whether an extension has subscribed to an event
+// since the host started (once true, it stays true). While it is false
+// Emit sends nothing, and a caller may skip building the event. Safe for
+// concurrent use; it takes no lock.
+func (h *Host) Subscribed() bool { return h.subscribed.Load() }
+
 // Emit sends ev to the extensions subscribed to ev.Name, in load order,
 // without waiting (C11 keeps each extension's events in order). A session
 // event carries the active session when ev.Session is nil, and each
