@@ -668,6 +668,7 @@ func BenchmarkStreamInProcess(b *testing.B) {
 		{"text", 3, []string{"-p", "--no-session", "--no-extensions", "hi"}},
 		{"stream25k", 25000, []string{"-p", "--no-session", "--no-extensions", "go"}},
 		{"stream25k-session", 25000, []string{"-p", "go"}},
+		{"stream25k-json", 25000, []string{"--mode", "json", "--no-session", "--no-extensions", "go"}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			srv := providertest.NewServerFunc(func(providertest.Recorded) providertest.Reply {
