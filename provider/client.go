@@ -182,7 +182,7 @@ type httpStream struct {
 	mu     sync.Mutex
 	busy   bool // Next is running
 	closed bool
-	// aborted is closed, read by Next without the lock.
+	// aborted mirrors closed for Next, which reads it without the lock.
 	aborted atomic.Bool
 	stop    chan struct{} // closed by Close
 	cancel  context.CancelCauseFunc
