@@ -56,6 +56,11 @@ type Config struct {
 	// goroutine running that call, so Emit must be safe for concurrent
 	// use). It must not block for long.
 	Emit func(Event)
+	// EmitText, when set, receives the turn's TextDelta events in place of
+	// Emit, on the same goroutine and in the same order among the other
+	// events: a streamed answer's many deltas then reach the frontend
+	// without an Event (an interface value, allocated) made for each.
+	EmitText func(TextDelta)
 	// Now is the clock (tests inject one).
 	Now func() time.Time
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zut-go/zut/agent/session"
 	"github.com/zut-go/zut/provider"
@@ -17,6 +18,14 @@ type Event interface {
 
 // MarshalEvent encodes e as one JSON object with its "type" first.
 func MarshalEvent(e Event) ([]byte, error) {
+	// The deltas, many to an answer, skip the struct's reflection: the
+	// same bytes (TestMarshalDelta).
+	switch d := e.(type) {
+	case TextDelta:
+		return marshalDelta(`{"type":"text_delta","delta":`, d.Delta)
+	case ThinkingDelta:
+		return marshalDelta(`{"type":"thinking_delta","delta":`, d.Delta)
+	}
 	body, err := json.Marshal(e)
 	if err != nil {
 		return nil, err
@@ -26,6 +35,66 @@ func MarshalEvent(e Event) ([]byte, error) {
 		return []byte(head + "}"), nil
 	}
 	return append([]byte(head+","), body[1:]...), nil
+}
+
+// marshalDelta is head, delta as a JSON string, and the closing brace.
+func marshalDelta(head, delta string) ([]byte, error) {
+	b := make([]byte, 0, len(head)+len(delta)+3)
+	return append(appendJSONString(append(b, head...), delta), '}'), nil
+}
+
+// appendJSONString appends s as encoding/json writes a string: the HTML
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD
+// (TestMarshalDelta and FuzzMarshalDelta hold it to encoding/json).
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 func quote(s string) string {

@@ -23,6 +23,10 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 	// Visible text deltas are withheld when an extension may rewrite or
 	// block the assistant's message (C15): the user sees only the result.
 	withhold := scope == "turn" && a.cfg.Extensions != nil && a.cfg.Extensions.Intercepting("assistant_message")
+	emitText := a.cfg.EmitText
+	if emitText == nil {
+		emitText = func(d TextDelta) { a.cfg.Emit(d) }
+	}
 	s, err := client.Stream(ctx, req)
 	if err != nil {
 		return provider.Message{}, provider.StopError, err
@@ -51,7 +55,7 @@ func (a *Agent) streamText(ctx context.Context, req *provider.Request, scope str
 				a.notify(LifecycleEvent{Name: "message_update", Chunk: e.Text})
 			}
 			if scope == "turn" && !withhold {
-				a.cfg.Emit(TextDelta{Delta: e.Text})
+				emitText(TextDelta{Delta: e.Text})
 			} else if onText != nil {
 				onText(e.Text)
 			}

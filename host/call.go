@@ -109,12 +109,21 @@ func (h *Host) InvokeCommand(ctx context.Context, name, args string) (proto.Comm
 	return resp, nil
 }
 
+// Subscribed reports whether an extension has subscribed to an event
+// since the host started (once true, it stays true). While it is false
+// Emit sends nothing, and a caller may skip building the event. Safe for
+// concurrent use; it takes no lock.
+func (h *Host) Subscribed() bool { return h.subscribed.Load() }
+
 // Emit sends ev to the extensions subscribed to ev.Name, in load order,
 // without waiting (C11 keeps each extension's events in order). A session
 // event carries the active session when ev.Session is nil, and each
 // extension gets only its own state; other events carry no state. Safe
 // for concurrent use.
 func (h *Host) Emit(ev proto.Event) {
+	if !h.subscribed.Load() {
+		return
+	}
 	session := proto.IsSessionEvent(ev.Name)
 	h.mu.Lock()
 	exts := h.liveLocked()

@@ -161,6 +161,7 @@ func goExtCommandProbe(t *testing.T, h *Host, f *fixture, ext string) {
 	t.Helper()
 	e := h.ext(ext)
 	marker := fmt.Sprintf("probe-%d", time.Now().UnixNano())
+	h.subscribed.Store(true)
 	e.mu.Lock()
 	e.events["probe"] = true
 	e.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zut-go/zut/proto"
@@ -37,6 +38,12 @@ type Host struct {
 
 	reqWG  sync.WaitGroup // goroutines serving host requests (add_request.go)
 	render renderCache
+
+	// subscribed is set once any extension has subscribed to an event
+	// (and never cleared): until then Emit has no one to send to and
+	// returns at once, without a lock (a streamed answer emits an event
+	// for each delta).
+	subscribed atomic.Bool
 }
 
 // record is what one load made of one discovered entry.

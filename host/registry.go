@@ -149,6 +149,9 @@ func validToolName(s string) bool {
 func (e *extension) subscribe(f *proto.Subscribe) {
 	events := e.subscribable(f.Events, false)
 	intercept := e.subscribable(f.Intercept, true)
+	if len(events) > 0 {
+		e.h.subscribed.Store(true) // before the events, which Emit reads after it
+	}
 	e.mu.Lock()
 	for _, ev := range events {
 		e.events[ev] = true

@@ -215,25 +215,23 @@ func (d *anthropicDecoder) exactDelta(data []byte) bool {
 		return false
 	}
 	rest = rest[n:]
-	var apply func(int, string)
+	var apply func(int, []byte)
 	switch {
 	case hasPrefix(rest, textOpen):
-		apply, rest = d.asm.text, rest[len(textOpen):]
+		apply, rest = d.asm.textBytes, rest[len(textOpen):]
 	case hasPrefix(rest, thinkingOpen):
-		apply, rest = d.asm.thinking, rest[len(thinkingOpen):]
+		apply, rest = d.asm.thinkingBytes, rest[len(thinkingOpen):]
 	case hasPrefix(rest, argumentsOpen):
-		apply, rest = d.asm.toolDelta, rest[len(argumentsOpen):]
+		apply, rest = d.asm.toolDeltaBytes, rest[len(argumentsOpen):]
 	default:
 		return false
 	}
 	if len(rest) < 4 || rest[0] != '"' || string(rest[len(rest)-2:]) != "}}" {
 		return false
 	}
-	raw := rest[:len(rest)-2]
-	if end, _ := scanString(raw, 0); end != len(raw) {
-		return false
-	}
-	str, ok := unquote(raw, &d.scratch)
+	// unquoteBytes fails on a quote left unescaped: raw is then not one
+	// string but several members.
+	str, ok := unquoteBytes(rest[:len(rest)-2], &d.scratch)
 	if !ok {
 		return false
 	}
@@ -308,21 +306,21 @@ func (d *anthropicDecoder) fastDelta(data []byte) bool {
 			return false
 		}
 	}
-	var apply func(int, string)
+	var apply func(int, []byte)
 	switch {
 	case isString(typ, "text_delta"):
-		apply = d.asm.text
+		apply = d.asm.textBytes
 	case isString(typ, "thinking_delta"):
-		apply, text = d.asm.thinking, thinking
+		apply, text = d.asm.thinkingBytes, thinking
 	case isString(typ, "input_json_delta"):
-		apply, text = d.asm.toolDelta, partial
+		apply, text = d.asm.toolDeltaBytes, partial
 	default:
 		return false
 	}
 	if text == nil {
 		return false
 	}
-	s, ok := unquote(text, &d.scratch)
+	s, ok := unquoteBytes(text, &d.scratch)
 	if !ok {
 		return false
 	}

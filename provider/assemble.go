@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ToolInputError says that a tool call's arguments are not a JSON object:
@@ -32,8 +33,8 @@ func (e *ToolInputError) Error() string {
 type assembler struct {
 	out     []Event
 	blocks  []Block
-	bufs    [][]byte // text, thinking text or tool arguments of each block
-	open    []bool   // tool_use block still receiving arguments
+	bufs    []*content // text, thinking text or tool arguments of each block
+	open    []bool     // tool_use block still receiving arguments
 	usage   Usage
 	prices  *Prices
 	started bool
@@ -68,6 +69,44 @@ func (a *assembler) grow(n int) bool {
 
 func (a *assembler) emit(e Event) { a.out = append(a.out, e) }
 
+// delta queues a text, thinking or tool arguments delta (written in
+// place: an Event is large, and these are most of a response's).
+func (a *assembler) delta(t EventType, i int, s string) {
+	a.out = append(a.out, Event{})
+	e := &a.out[len(a.out)-1]
+	e.Type, e.Index, e.Text = t, i, s
+}
+
+// content is what a block has received (text, thinking or tool arguments).
+// It only grows, and a strings.Builder never changes the bytes it holds,
+// so the Text of a delta event may be a view of it: a delta decoded into
+// bytes is copied once, into the block, and allocates nothing of its own.
+//
+// Its Grow doubles the buffer (append grows a large one by a quarter), so
+// a long answer is copied about once as it grows.
+type content struct{ strings.Builder }
+
+// add appends b and returns it as a string that shares the block's bytes.
+func (c *content) add(b []byte) string {
+	n := c.Len()
+	c.Grow(len(b))
+	c.Write(b)
+	return c.String()[n:]
+}
+
+// addString appends s.
+func (c *content) addString(s string) {
+	c.Grow(len(s))
+	c.WriteString(s)
+}
+
+// takes reports whether block i is of type t (and, for a tool call, still
+// open), so that a delta of n bytes (n > 0) goes to it, and accounts for
+// the n bytes.
+func (a *assembler) takes(i int, t BlockType, n int) bool {
+	return n > 0 && a.valid(i, t) && (t != BlockToolUse || a.open[i]) && a.grow(n)
+}
+
 // start queues EventStart once.
 func (a *assembler) start(model, requestID string) {
 	if a.started {
@@ -87,7 +126,7 @@ const blockOverhead = 256
 func (a *assembler) block(b Block) int {
 	a.grow(blockOverhead + len(b.Data) + len(b.ID) + len(b.Name)) // an endless run of empty blocks is bounded too
 	a.blocks = append(a.blocks, b)
-	a.bufs = append(a.bufs, nil)
+	a.bufs = append(a.bufs, new(content))
 	a.open = append(a.open, b.Type == BlockToolUse)
 	return len(a.blocks) - 1
 }
@@ -98,11 +137,18 @@ func (a *assembler) valid(i int, t BlockType) bool {
 
 // text appends s to text block i.
 func (a *assembler) text(i int, s string) {
-	if s == "" || !a.valid(i, BlockText) || !a.grow(len(s)) {
-		return
+	if a.takes(i, BlockText, len(s)) {
+		a.bufs[i].addString(s)
+		a.delta(EventTextDelta, i, s)
 	}
-	a.bufs[i] = append(a.bufs[i], s...)
-	a.emit(Event{Type: EventTextDelta, Index: i, Text: s})
+}
+
+// textBytes is text of bytes the caller keeps: the event's Text shares the
+// block's copy of them.
+func (a *assembler) textBytes(i int, b []byte) {
+	if a.takes(i, BlockText, len(b)) {
+		a.delta(EventTextDelta, i, a.bufs[i].add(b))
+	}
 }
 
 // appendText adds s to block cur when it is the last block and holds
@@ -119,6 +165,18 @@ func (a *assembler) appendText(cur int, s string) int {
 	return cur
 }
 
+// appendTextBytes is appendText of bytes the caller keeps (see textBytes).
+func (a *assembler) appendTextBytes(cur int, b []byte) int {
+	if len(b) == 0 {
+		return cur
+	}
+	if !a.valid(cur, BlockText) || cur != len(a.blocks)-1 {
+		cur = a.block(Block{Type: BlockText})
+	}
+	a.textBytes(cur, b)
+	return cur
+}
+
 // appendThinking is appendText for reasoning from origin.
 func (a *assembler) appendThinking(cur int, origin, s string) int {
 	if s == "" {
@@ -131,13 +189,32 @@ func (a *assembler) appendThinking(cur int, origin, s string) int {
 	return cur
 }
 
+// appendThinkingBytes is appendThinking of bytes the caller keeps (see
+// textBytes).
+func (a *assembler) appendThinkingBytes(cur int, origin string, b []byte) int {
+	if len(b) == 0 {
+		return cur
+	}
+	if !a.valid(cur, BlockThinking) || cur != len(a.blocks)-1 {
+		cur = a.block(Block{Type: BlockThinking, Origin: origin})
+	}
+	a.thinkingBytes(cur, b)
+	return cur
+}
+
 // thinking appends s to thinking block i.
 func (a *assembler) thinking(i int, s string) {
-	if s == "" || !a.valid(i, BlockThinking) || !a.grow(len(s)) {
-		return
+	if a.takes(i, BlockThinking, len(s)) {
+		a.bufs[i].addString(s)
+		a.delta(EventThinkingDelta, i, s)
 	}
-	a.bufs[i] = append(a.bufs[i], s...)
-	a.emit(Event{Type: EventThinkingDelta, Index: i, Text: s})
+}
+
+// thinkingBytes is thinking of bytes the caller keeps (see textBytes).
+func (a *assembler) thinkingBytes(i int, b []byte) {
+	if a.takes(i, BlockThinking, len(b)) {
+		a.delta(EventThinkingDelta, i, a.bufs[i].add(b))
+	}
 }
 
 // signature sets (or extends) the opaque signature of thinking block i.
@@ -156,11 +233,17 @@ func (a *assembler) toolStart(id, name string) int {
 
 // toolDelta appends a fragment of JSON arguments to tool block i.
 func (a *assembler) toolDelta(i int, frag string) {
-	if frag == "" || !a.valid(i, BlockToolUse) || !a.open[i] || !a.grow(len(frag)) {
-		return
+	if a.takes(i, BlockToolUse, len(frag)) {
+		a.bufs[i].addString(frag)
+		a.delta(EventToolDelta, i, frag)
 	}
-	a.bufs[i] = append(a.bufs[i], frag...)
-	a.emit(Event{Type: EventToolDelta, Index: i, Text: frag})
+}
+
+// toolDeltaBytes is toolDelta of bytes the caller keeps (see textBytes).
+func (a *assembler) toolDeltaBytes(i int, b []byte) {
+	if a.takes(i, BlockToolUse, len(b)) {
+		a.delta(EventToolDelta, i, a.bufs[i].add(b))
+	}
 }
 
 // toolEnd closes tool block i: its arguments become Input and EventToolEnd
@@ -170,9 +253,9 @@ func (a *assembler) toolEnd(i int, cut bool) {
 		return
 	}
 	a.open[i] = false
-	input, err := toolInput(a.bufs[i])
+	input, err := toolInput([]byte(a.bufs[i].String()))
 	if err != nil {
-		err = &ToolInputError{Tool: a.blocks[i].Name, ID: a.blocks[i].ID, Raw: string(a.bufs[i]), Cut: cut}
+		err = &ToolInputError{Tool: a.blocks[i].Name, ID: a.blocks[i].ID, Raw: a.bufs[i].String(), Cut: cut}
 	}
 	a.blocks[i].Input = input
 	e := Event{Type: EventToolEnd, Index: i, ToolID: a.blocks[i].ID, ToolName: a.blocks[i].Name, Input: input}
@@ -268,10 +351,10 @@ func (a *assembler) message() Message {
 	for i, b := range a.blocks {
 		switch b.Type {
 		case BlockText, BlockThinking:
-			b.Text = string(a.bufs[i])
+			b.Text = strings.Clone(a.bufs[i].String())
 		case BlockToolUse:
 			if a.open[i] {
-				b.Input, _ = toolInput(a.bufs[i])
+				b.Input, _ = toolInput([]byte(a.bufs[i].String()))
 			}
 		}
 		m.Content[i] = b

@@ -386,6 +386,24 @@ func (d *chatDecoder) fastChunk(data []byte) bool {
 	if dm.failed() || (text == nil && reasoning == nil) {
 		return false
 	}
+	// Answer text alone with no <think> splitting to do, or reasoning
+	// alone: it goes to its block without a string of its own.
+	switch {
+	case reasoning == nil && (d.rawThink || d.tags.state == thinkOff):
+		b, ok := unquoteBytes(text, &d.scratch)
+		if !ok {
+			return false
+		}
+		d.cur = d.asm.appendTextBytes(d.cur, b)
+		return true
+	case text == nil:
+		b, ok := unquoteBytes(reasoning, &d.scratch)
+		if !ok {
+			return false
+		}
+		d.cur = d.asm.appendThinkingBytes(d.cur, d.origin, b)
+		return true
+	}
 	var t, r string
 	if text != nil {
 		if t, ok = unquote(text, &d.scratch); !ok {

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -72,7 +73,27 @@ func (c *Config) limits() Limits {
 // redirect rule of checkRedirect.
 func (c *Config) httpClient() *http.Client { return safeClient(c.HTTPClient, c.Header) }
 
-var defaultHTTPClient = &http.Client{}
+var defaultHTTPClient = &http.Client{Transport: transport{}}
+
+// streamReadBuffer is the read buffer of each connection of the default
+// client (net/http's default is 4 KiB): a response that has come faster
+// than it was decoded (many small events) is then read many events to a
+// read. A read still returns what has arrived, never waiting for more.
+const streamReadBuffer = 32 << 10
+
+// transport is the default client's: http.DefaultTransport's settings
+// with streamReadBuffer, made on first use (no initialiser).
+type transport struct{}
+
+var defaultTransport lazy[*http.Transport]
+
+func (transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return defaultTransport.get(func() *http.Transport {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ReadBufferSize = streamReadBuffer
+		return t
+	}).RoundTrip(r)
+}
 
 // modelID picks the model of a request: the request's, else the catalog's.
 func (c *Config) modelID(req *Request) (string, error) {
@@ -145,11 +166,13 @@ const (
 // no goroutine; the only helper is the idle timer, stopped with each
 // attempt.
 type httpStream struct {
-	ctx     context.Context
-	c       *call
-	frames  frameReader
-	qi      int
-	ev      Event
+	ctx    context.Context
+	c      *call
+	frames frameReader
+	qi     int
+	// cur is the event of the last Next, in the assembler's queue: the
+	// queue is only written again when Next is called again.
+	cur     *Event
 	err     error
 	state   streamState
 	attempt int
@@ -159,11 +182,13 @@ type httpStream struct {
 	mu     sync.Mutex
 	busy   bool // Next is running
 	closed bool
-	stop   chan struct{} // closed by Close
-	cancel context.CancelCauseFunc
-	actx   context.Context
-	resp   *http.Response
-	timer  *time.Timer // first-byte deadline, then the progress window
+	// aborted mirrors closed for Next, which reads it without the lock.
+	aborted atomic.Bool
+	stop    chan struct{} // closed by Close
+	cancel  context.CancelCauseFunc
+	actx    context.Context
+	resp    *http.Response
+	timer   *time.Timer // first-byte deadline, then the progress window
 
 	lim         Limits      // resolved for this stream
 	start       time.Time   // the first attempt began
@@ -186,8 +211,39 @@ func newStream(ctx context.Context, c *call) *httpStream {
 	return &httpStream{ctx: ctx, c: c, stop: make(chan struct{}), lim: lim}
 }
 
-// Next advances to the next event.
+// Next advances to the next event. An event already decoded, or one whose
+// frame is whole in what the body has given, is handed out without taking
+// the lock: most frames of a response come many to a read. Only a Close
+// since the last call, or the need to read the body (which may block),
+// takes the slow path.
 func (s *httpStream) Next() bool {
+	a := s.c.asm
+	for !s.aborted.Load() {
+		if s.qi < len(a.out) {
+			s.cur = &a.out[s.qi]
+			s.qi++
+			if s.cur.Type.output() {
+				s.output = true
+			}
+			return true
+		}
+		if s.state != stateRead {
+			break
+		}
+		name, data, ok := s.frames.buffered()
+		if !ok {
+			break
+		}
+		a.out, s.qi = a.out[:0], 0
+		s.frame(name, data)
+	}
+	return s.next()
+}
+
+// next is Next when the queue is empty or Close was called: it marks the
+// stream busy (so that Close leaves the attempt's teardown to it) while it
+// reads.
+func (s *httpStream) next() bool {
 	s.mu.Lock()
 	if s.closed && s.state != stateDone {
 		s.mu.Unlock()
@@ -205,9 +261,9 @@ func (s *httpStream) Next() bool {
 	a := s.c.asm
 	for {
 		if s.qi < len(a.out) {
-			s.ev = a.out[s.qi]
+			s.cur = &a.out[s.qi]
 			s.qi++
-			if s.ev.Output() {
+			if s.cur.Type.output() {
 				s.output = true
 			}
 			return true
@@ -226,7 +282,15 @@ func (s *httpStream) Next() bool {
 	}
 }
 
-func (s *httpStream) Event() Event     { return s.ev }
+// Event returns the event Next advanced to; it is the zero Event before
+// the first call.
+func (s *httpStream) Event() Event {
+	if s.cur == nil {
+		return Event{}
+	}
+	return *s.cur
+}
+
 func (s *httpStream) Err() error       { return s.err }
 func (s *httpStream) Message() Message { return s.c.asm.message() }
 
@@ -239,6 +303,7 @@ func (s *httpStream) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.aborted.Store(true)
 	close(s.stop)
 	cancel, busy := s.cancel, s.busy
 	s.mu.Unlock()
@@ -433,24 +498,11 @@ func (r *progressReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// read decodes the next frame.
+// read reads and decodes the next frame.
 func (s *httpStream) read() {
 	name, data, err := s.frames.next()
 	if err == nil {
-		if ferr := s.c.dec.frame(name, data); ferr != nil {
-			s.endAttempt()
-			s.failed(ferr)
-			return
-		}
-		if lerr := s.c.asm.err; lerr != nil {
-			s.endAttempt()
-			s.finish(lerr)
-			return
-		}
-		if s.c.dec.done() {
-			s.endAttempt()
-			s.state = stateDone
-		}
+		s.frame(name, data)
 		return
 	}
 	actx := s.actx
@@ -472,6 +524,26 @@ func (s *httpStream) read() {
 		return
 	}
 	s.failed(s.connError(actx, err, true))
+}
+
+// frame decodes one frame of the body. It reads nothing, so Next may call
+// it without marking the stream busy: what it may end (the attempt) it
+// ends under the lock, as Close does.
+func (s *httpStream) frame(name, data []byte) {
+	if ferr := s.c.dec.frame(name, data); ferr != nil {
+		s.endAttempt()
+		s.failed(ferr)
+		return
+	}
+	if lerr := s.c.asm.err; lerr != nil {
+		s.endAttempt()
+		s.finish(lerr)
+		return
+	}
+	if s.c.dec.done() {
+		s.endAttempt()
+		s.state = stateDone
+	}
 }
 
 // endAttempt stops the idle timer, closes the response body and releases

@@ -29,8 +29,10 @@ func (t EventType) String() string {
 // Output reports whether the event carries model output (text, thinking or
 // a tool call). Once output has reached the caller a failed stream is not
 // retried, since the caller may already have shown or used it.
-func (e Event) Output() bool {
-	switch e.Type {
+func (e Event) Output() bool { return e.Type.output() }
+
+func (t EventType) output() bool {
+	switch t {
 	case EventTextDelta, EventThinkingDelta, EventToolStart, EventToolDelta, EventToolEnd:
 		return true
 	}

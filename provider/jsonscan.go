@@ -216,29 +216,35 @@ func jsonInt(raw []byte) (int, bool) {
 // unquote decodes the JSON string raw (with its quotes). scratch is reused
 // across calls for strings with escapes. The result is one allocation.
 func unquote(raw []byte, scratch *[]byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	b, ok := unquoteBytes(raw, scratch)
+	if !ok {
 		return "", false
 	}
+	return string(b), true
+}
+
+// unquoteBytes is unquote without the allocation: the bytes are raw's own
+// when it holds no escapes, else *scratch's, valid until raw or scratch
+// changes. It fails on a quote inside raw that no backslash escapes, so
+// success also says that raw is one whole string.
+func unquoteBytes(raw []byte, scratch *[]byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
 	body := raw[1 : len(raw)-1]
-	simple := true
-	for _, c := range body {
-		if c == '\\' || c == '"' || c < 0x20 || c >= utf8.RuneSelf {
-			simple = false
-			break
-		}
+	i := plainRun(body)
+	if i == len(body) {
+		return body, true
 	}
-	if simple {
-		return string(body), true
-	}
-	buf := (*scratch)[:0]
-	for i := 0; i < len(body); {
+	buf := append((*scratch)[:0], body[:i]...)
+	for i < len(body) {
 		c := body[i]
 		switch {
 		case c == '"' || c < 0x20:
-			return "", false
+			return nil, false
 		case c == '\\':
 			if i+1 >= len(body) {
-				return "", false
+				return nil, false
 			}
 			switch e := body[i+1]; e {
 			case '"', '\\', '/':
@@ -256,7 +262,7 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 			case 'u':
 				r, ok := hex4(body, i+2)
 				if !ok {
-					return "", false
+					return nil, false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -274,12 +280,14 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 				buf = utf8.AppendRune(buf, r)
 				continue
 			default:
-				return "", false
+				return nil, false
 			}
 			i += 2
 		case c < utf8.RuneSelf:
-			buf = append(buf, c)
-			i++
+			// A run of bytes that stand for themselves, copied at once.
+			n := 1 + plainRun(body[i+1:])
+			buf = append(buf, body[i:i+n]...)
+			i += n
 		default:
 			r, size := utf8.DecodeRune(body[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -291,7 +299,18 @@ func unquote(raw []byte, scratch *[]byte) (string, bool) {
 		}
 	}
 	*scratch = buf
-	return string(buf), true
+	return buf, true
+}
+
+// plainRun returns how many bytes at the start of b stand for themselves in
+// a JSON string: printable ASCII but the quote and the backslash.
+func plainRun(b []byte) int {
+	for i, c := range b {
+		if c-0x20 >= 0x60 || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return len(b)
 }
 
 func hex4(b []byte, i int) (rune, bool) {

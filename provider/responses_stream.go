@@ -135,7 +135,7 @@ func (d *responsesDecoder) frame(name, data []byte) error {
 			if !ok {
 				i = a.toolStart(firstNonEmpty(ev.Item.CallID, ev.Item.ID), ev.Item.Name)
 				a.toolDelta(i, ev.Item.Arguments)
-			} else if len(a.bufs[i]) == 0 {
+			} else if a.bufs[i].Len() == 0 {
 				a.toolDelta(i, ev.Item.Arguments)
 			}
 			a.toolEnd(i, false)
@@ -144,7 +144,7 @@ func (d *responsesDecoder) frame(name, data []byte) error {
 				i = a.block(Block{Type: BlockThinking, ID: ev.Item.ID, Origin: d.origin})
 				d.setItem(ev.OutputIndex, i)
 			}
-			if len(a.bufs[i]) == 0 {
+			if a.bufs[i].Len() == 0 {
 				for k, s := range ev.Item.Summary {
 					if k > 0 {
 						a.thinking(i, "\n\n")
@@ -264,10 +264,14 @@ func (d *responsesDecoder) fastDelta(data []byte) bool {
 	if m.failed() || out < 0 || content < 0 || delta == nil {
 		return false
 	}
-	s, ok := unquote(delta, &d.scratch)
+	s, ok := unquoteBytes(delta, &d.scratch)
 	if !ok {
 		return false
 	}
-	d.text(out, content, s)
+	if i, ok := d.texts[[2]int{out, content}]; ok {
+		d.asm.textBytes(i, s) // the block exists: no string of its own
+		return true
+	}
+	d.text(out, content, string(s))
 	return true
 }

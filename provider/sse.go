@@ -21,6 +21,10 @@ type frameReader interface {
 	// next returns the next frame. name and data stay valid until the next
 	// call. At the end of the body it returns io.EOF.
 	next() (name, data []byte, err error)
+	// buffered is next when the frame is whole in what has been read, in
+	// the form nearly every frame has; it never reads (ok false: call
+	// next, which may).
+	buffered() (name, data []byte, ok bool)
 }
 
 // lineReader splits a byte stream into lines ended by LF, CRLF or a lone CR,
@@ -34,6 +38,7 @@ type lineReader struct {
 	eof        bool
 	err        error // sticky read error other than io.EOF
 	scanned    int   // bytes of buf[start:end] known to hold no line break
+	crFree     int   // buf[start:crFree] is known to hold no CR (see noCR)
 	first      bool  // the next line is the first: strip a UTF-8 BOM
 	// terminated is false when the last line returned ended at EOF without
 	// a line break (the body was probably cut).
@@ -102,6 +107,7 @@ func (l *lineReader) stripBOM(line []byte) []byte {
 func (l *lineReader) fill() error {
 	if l.start > 0 && (l.end == len(l.buf) || l.start == l.end) {
 		n := copy(l.buf, l.buf[l.start:l.end])
+		l.crFree = max(l.crFree-l.start, 0)
 		l.start, l.end = 0, n
 	}
 	if l.end == len(l.buf) {
@@ -110,6 +116,7 @@ func (l *lineReader) fill() error {
 		}
 		nb := make([]byte, min(2*len(l.buf), maxFrame))
 		l.end = copy(nb, l.buf[l.start:l.end])
+		l.crFree = max(l.crFree-l.start, 0)
 		l.start = 0
 		l.buf = nb
 	}
@@ -167,6 +174,8 @@ func ndjsonFrames(r io.Reader) frameReader { return newNDJSONReader(r) }
 func newSSEReader(r io.Reader) *sseReader {
 	return &sseReader{lines: newLineReader(r)}
 }
+
+func (s *sseReader) buffered() (name, data []byte, ok bool) { return s.lines.event() }
 
 func (s *sseReader) next() (name, data []byte, err error) {
 	if name, data, ok := s.lines.event(); ok {
@@ -249,13 +258,48 @@ func (l *lineReader) event() (name, data []byte, ok bool) {
 		return nil, nil, false
 	}
 	end := i + n + 2 // past the blank line
-	if bytes.IndexByte(b[:end], '\r') >= 0 {
+	if !l.noCR(end) {
 		return nil, nil, false
 	}
 	data = b[i+len("data: ") : i+n]
 	l.start += end
 	l.terminated = true
 	return name, data, true
+}
+
+// bufferedLine takes the next line off the buffer when it is there whole,
+// ended by LF alone, and holds more than white space (the lines an NDJSON
+// body is made of); otherwise it leaves it to line (ok false, nothing
+// taken).
+func (l *lineReader) bufferedLine() (line []byte, ok bool) {
+	if l.first || l.scanned != 0 {
+		return nil, false
+	}
+	b := l.buf[l.start:l.end]
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 || !l.noCR(n) || len(bytes.TrimSpace(b[:n])) == 0 {
+		return nil, false
+	}
+	l.start += n + 1
+	l.terminated = true
+	return b[:n], true
+}
+
+// noCR reports whether the next n unread bytes hold no CR. The buffer is
+// searched for CRs once, not once per event: crFree marks how far it is
+// known to hold none (the first CR, or the end of what has been read).
+func (l *lineReader) noCR(n int) bool {
+	if l.crFree < l.start {
+		l.crFree = l.start
+	}
+	if l.start+n > l.crFree {
+		if k := bytes.IndexByte(l.buf[l.crFree:l.end], '\r'); k >= 0 {
+			l.crFree += k
+		} else {
+			l.crFree = l.end
+		}
+	}
+	return l.start+n <= l.crFree
 }
 
 // wholeDataLine reports whether an unterminated last line is a complete
@@ -278,6 +322,11 @@ type ndjsonReader struct {
 
 func newNDJSONReader(r io.Reader) *ndjsonReader {
 	return &ndjsonReader{lines: newLineReader(r)}
+}
+
+func (n *ndjsonReader) buffered() (name, data []byte, ok bool) {
+	line, ok := n.lines.bufferedLine()
+	return nil, line, ok
 }
 
 func (n *ndjsonReader) next() (name, data []byte, err error) {

@@ -75,6 +75,10 @@ type Frontend struct {
 	UI UI
 	// Emit receives every agent event, on the agent's goroutine.
 	Emit func(agent.Event)
+	// EmitText, when set, receives the agent's TextDelta events in place
+	// of Emit (agent.Config.EmitText): for a mode that has a cheaper
+	// use for a streamed answer's deltas than an Event each.
+	EmitText func(agent.TextDelta)
 	// Interactive says a person answers confirmations and interactive
 	// tools as they come.
 	Interactive bool
@@ -242,6 +246,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		Policy:      a.policy(a.rules),
 		MaxSteps:    o.MaxSteps,
 		Emit:        emit,
+		EmitText:    f.EmitText,
 		Reasoning:   provider.Reasoning{},
 		Temperature: o.Temperature,
 	}

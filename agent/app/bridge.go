@@ -80,6 +80,9 @@ func (b *extBridge) Notify(ev agent.LifecycleEvent) {
 	if ev.States != nil && ev.Session != nil {
 		b.h.SetSession(protoSession(ev.Session), ev.States)
 	}
+	if !b.h.Subscribed() {
+		return // no one to send it to (a message_update for each delta)
+	}
 	b.h.Emit(proto.Event{
 		Name:        ev.Name,
 		Session:     protoSession(ev.Session),

@@ -36,16 +36,19 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 	dim := dimmer(e)
 	stats := newStatsRecorder(time.Now)
 	streamed := false // --stream wrote text, not yet ended by a newline
+	// One call for each delta of the answer, and the statistics do not
+	// count them: only --stream does anything with them.
+	text := func(d agent.TextDelta) {
+		if o.Stream && d.Delta != "" {
+			mu.Lock()
+			io.WriteString(e.Stdout, d.Delta)
+			streamed = true
+			mu.Unlock()
+		}
+	}
 	emit := func(ev agent.Event) {
 		if d, ok := ev.(agent.TextDelta); ok {
-			// One for each delta of the answer, and the statistics do not
-			// count them: only --stream does anything with them.
-			if o.Stream && d.Delta != "" {
-				mu.Lock()
-				io.WriteString(e.Stdout, d.Delta)
-				streamed = true
-				mu.Unlock()
-			}
+			text(d)
 			return
 		}
 		stats.record(ev)
@@ -75,7 +78,7 @@ func Print(ctx context.Context, e *app.Env, o app.Options, prompt string) error 
 			}
 		}
 	}
-	r := &run{env: e, display: func(text string) { mu.Lock(); last = text; mu.Unlock() }}
+	r := &run{env: e, display: func(text string) { mu.Lock(); last = text; mu.Unlock() }, text: text}
 	err := r.run(ctx, o, prompt, emit)
 	mu.Lock()
 	defer mu.Unlock()
@@ -224,6 +227,8 @@ type run struct {
 	env *app.Env
 	// display shows the text of a command answered with display.
 	display func(text string)
+	// text, when set, takes the answer's text deltas in place of emit.
+	text func(agent.TextDelta)
 
 	mu     sync.Mutex
 	queue  []string
@@ -236,7 +241,7 @@ type run struct {
 type goalState struct{ Status, By string }
 
 func (r *run) run(ctx context.Context, o app.Options, prompt string, emit func(agent.Event)) error {
-	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit, OneShot: true})
+	a, err := app.New(ctx, r.env, o, app.Frontend{UI: &stderrUI{w: r.env.Stderr, run: r}, Emit: emit, EmitText: r.text, OneShot: true})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -49,9 +50,9 @@ type Reply struct {
 	// request-id).
 	Header map[string]string
 	// Delay waits before answering; EventDelay waits between events, each
-	// then flushed on its own. Without EventDelay the events go out as
-	// fast as the connection takes them, several to a write (no client
-	// can tell the difference without a delay to see it by).
+	// then flushed on its own. Without EventDelay the body goes out in
+	// one write, as fast as the connection takes it (no client can tell
+	// the difference without a delay to see it by).
 	Delay      time.Duration
 	EventDelay time.Duration
 	// Cut ends the stream early: it sends the first half of the output
@@ -99,12 +100,25 @@ type Server struct {
 	// looping script answers the same reply again and again), so that the
 	// server's own encoding does not dominate a benchmark of the client.
 	frames map[string]encoded
+	seed   maphash.Seed // of the cache keys
 }
 
-// encoded is a reply's body as encode renders it.
+// encoded is a reply's body as encode renders it: its frames, and the
+// frames joined, for the writes of a reply without EventDelay (whole, and
+// cut as Cut cuts it).
 type encoded struct {
-	frames []string
-	tail   int
+	frames    []string
+	tail      int
+	whole     string
+	cutBefore string
+	// text and thinking are those of the reply, which the cache key
+	// stands for by their hashes.
+	text, thinking string
+}
+
+func newEncoded(frames []string, tail int) encoded {
+	return encoded{frames: frames, tail: tail,
+		whole: strings.Join(frames, ""), cutBefore: strings.Join(frames[:(tail+1)/2], "")}
 }
 
 // maxEncoded bounds the cache of encoded replies; past it the cache starts
@@ -253,9 +267,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		return
 	}
-	frames, tail := s.encode(wire, rec, reply)
+	enc := s.encode(wire, rec, reply)
+	if reply.EventDelay <= 0 {
+		// One write: the connection takes the body as fast as it can.
+		body := enc.whole
+		if reply.Cut {
+			body = enc.cutBefore
+		}
+		io.WriteString(w, body)
+		return
+	}
+	frames := enc.frames
 	if reply.Cut {
-		frames = frames[:(tail+1)/2]
+		frames = frames[:(enc.tail+1)/2]
 	}
 	for i, f := range frames {
 		if i > 0 && reply.EventDelay > 0 && !sleep(r, reply.EventDelay) {
@@ -271,22 +295,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // encode is encode of the package, remembered per wire, model and reply.
-func (s *Server) encode(wire provider.Wire, rec Recorded, r Reply) ([]string, int) {
-	key := fmt.Sprintf("%s\x00%s\x00%#v", wire, rec.Model, r)
+func (s *Server) encode(wire provider.Wire, rec Recorded, r Reply) encoded {
+	// The key holds the long strings of the reply as hashes (printing
+	// them would cost more than the rest of the request); a hit compares
+	// them whole.
+	k := r
+	k.Text, k.Thinking = "", ""
+	s.mu.Lock()
+	if s.seed == (maphash.Seed{}) {
+		s.seed = maphash.MakeSeed()
+	}
+	seed := s.seed
+	s.mu.Unlock()
+	key := fmt.Sprintf("%s\x00%s\x00%x\x00%x\x00%#v", wire, rec.Model, maphash.String(seed, r.Text), maphash.String(seed, r.Thinking), k)
 	s.mu.Lock()
 	e, ok := s.frames[key]
 	s.mu.Unlock()
-	if ok {
-		return e.frames, e.tail
+	if ok && e.text == r.Text && e.thinking == r.Thinking {
+		return e
 	}
-	frames, tail := encode(wire, rec, r)
+	e = newEncoded(encode(wire, rec, r))
+	e.text, e.thinking = r.Text, r.Thinking
 	s.mu.Lock()
 	if s.frames == nil || len(s.frames) >= maxEncoded {
 		s.frames = make(map[string]encoded)
 	}
-	s.frames[key] = encoded{frames, tail}
+	s.frames[key] = e
 	s.mu.Unlock()
-	return frames, tail
+	return e
 }
 
 // serveModels answers the model list endpoints (/v1/models, /api/tags).
