@@ -1,35 +1,16 @@
 package subagent
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/zut-go/zut/agent/internal/schematest"
 )
 
 // TestSchemaLimits: the limits and choices a schema states (constant
 // JSON) are the ones the code checks.
 func TestSchemaLimits(t *testing.T) {
-	for _, tc := range []struct {
-		schema string
-		path   []string
-		want   any
-	}{
-		{SpawnSchema, []string{"properties", "wait", "maximum"}, MaxWait},
-		{ResumeSchema, []string{"properties", "wait", "maximum"}, MaxWait},
-	} {
-		var v any
-		if err := json.Unmarshal([]byte(tc.schema), &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range tc.path {
-			m, _ := v.(map[string]any)
-			v = m[k]
-		}
-		want, _ := json.Marshal(tc.want)
-		var w any
-		json.Unmarshal(want, &w)
-		if !reflect.DeepEqual(v, w) {
-			t.Errorf("schema at %v = %v, want %v", tc.path, v, w)
-		}
-	}
+	schematest.CheckAll(t, []schematest.Limit{
+		{Schema: SpawnSchema, Path: []string{"properties", "wait", "maximum"}, Want: MaxWait},
+		{Schema: ResumeSchema, Path: []string{"properties", "wait", "maximum"}, Want: MaxWait},
+	})
 }
