@@ -151,6 +151,15 @@ func (a *assembler) textBytes(i int, b []byte) {
 	}
 }
 
+// last returns cur when it is the last block and of b's type, else a new
+// block b: where a wire without block indexes puts its next delta.
+func (a *assembler) last(cur int, b Block) int {
+	if !a.valid(cur, b.Type) || cur != len(a.blocks)-1 {
+		cur = a.block(b)
+	}
+	return cur
+}
+
 // appendText adds s to block cur when it is the last block and holds
 // text, else to a new text block; it returns the block written to. For
 // wires whose deltas carry no block index (Chat, Ollama).
@@ -158,9 +167,7 @@ func (a *assembler) appendText(cur int, s string) int {
 	if s == "" {
 		return cur
 	}
-	if !a.valid(cur, BlockText) || cur != len(a.blocks)-1 {
-		cur = a.block(Block{Type: BlockText})
-	}
+	cur = a.last(cur, Block{Type: BlockText, Origin: ""})
 	a.text(cur, s)
 	return cur
 }
@@ -170,9 +177,7 @@ func (a *assembler) appendTextBytes(cur int, b []byte) int {
 	if len(b) == 0 {
 		return cur
 	}
-	if !a.valid(cur, BlockText) || cur != len(a.blocks)-1 {
-		cur = a.block(Block{Type: BlockText})
-	}
+	cur = a.last(cur, Block{Type: BlockText, Origin: ""})
 	a.textBytes(cur, b)
 	return cur
 }
@@ -182,9 +187,7 @@ func (a *assembler) appendThinking(cur int, origin, s string) int {
 	if s == "" {
 		return cur
 	}
-	if !a.valid(cur, BlockThinking) || cur != len(a.blocks)-1 {
-		cur = a.block(Block{Type: BlockThinking, Origin: origin})
-	}
+	cur = a.last(cur, Block{Type: BlockThinking, Origin: origin})
 	a.thinking(cur, s)
 	return cur
 }
@@ -195,9 +198,7 @@ func (a *assembler) appendThinkingBytes(cur int, origin string, b []byte) int {
 	if len(b) == 0 {
 		return cur
 	}
-	if !a.valid(cur, BlockThinking) || cur != len(a.blocks)-1 {
-		cur = a.block(Block{Type: BlockThinking, Origin: origin})
-	}
+	cur = a.last(cur, Block{Type: BlockThinking, Origin: origin})
 	a.thinkingBytes(cur, b)
 	return cur
 }

@@ -219,12 +219,7 @@ func newStream(ctx context.Context, c *call) *httpStream {
 func (s *httpStream) Next() bool {
 	a := s.c.asm
 	for !s.aborted.Load() {
-		if s.qi < len(a.out) {
-			s.cur = &a.out[s.qi]
-			s.qi++
-			if s.cur.Type.output() {
-				s.output = true
-			}
+		if s.pop() {
 			return true
 		}
 		if s.state != stateRead {
@@ -238,6 +233,20 @@ func (s *httpStream) Next() bool {
 		s.frame(name, data)
 	}
 	return s.next()
+}
+
+// pop hands out the next queued event, if there is one.
+func (s *httpStream) pop() bool {
+	a := s.c.asm
+	if s.qi >= len(a.out) {
+		return false
+	}
+	s.cur = &a.out[s.qi]
+	s.qi++
+	if s.cur.Type.output() {
+		s.output = true
+	}
+	return true
 }
 
 // next is Next when the queue is empty or Close was called: it marks the
@@ -260,12 +269,7 @@ func (s *httpStream) next() bool {
 	}()
 	a := s.c.asm
 	for {
-		if s.qi < len(a.out) {
-			s.cur = &a.out[s.qi]
-			s.qi++
-			if s.cur.Type.output() {
-				s.output = true
-			}
+		if s.pop() {
 			return true
 		}
 		a.out, s.qi = a.out[:0], 0
