@@ -197,7 +197,19 @@ func (c *Client) initialize(ctx context.Context) error {
 	c.generation.Add(1)
 	c.t.ready(res.ProtocolVersion)
 	c.logf("initialized: protocol %s, server %s %s", res.ProtocolVersion, res.ServerInfo.Name, res.ServerInfo.Version)
-	return c.notify(ctx, "notifications/initialized", nil)
+	if err := c.notify(ctx, "notifications/initialized", nil); err != nil {
+		return err
+	}
+	if l, ok := c.t.(listener); ok {
+		l.awaitListen(ctx)
+	}
+	return nil
+}
+
+// listener is a transport with a stream for the messages a server starts
+// that is opened after initialize; initialize waits for it to be open.
+type listener interface {
+	awaitListen(ctx context.Context)
 }
 
 // renew starts a new HTTP session after the old one expired, unless

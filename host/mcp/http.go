@@ -181,6 +181,9 @@ type streamableTransport struct {
 	session string
 	version string
 	closed  bool
+	// opened is closed once the GET stream that ready started has its
+	// answer (a stream or a refusal); see awaitListen.
+	opened chan struct{}
 }
 
 func newStreamable(b *httpBase) *streamableTransport { return &streamableTransport{httpBase: b} }
@@ -194,15 +197,45 @@ func (t *streamableTransport) reset() {
 }
 
 func (t *streamableTransport) ready(version string) {
+	opened := make(chan struct{})
 	t.mu.Lock()
 	t.version = version
 	closed := t.closed
 	if !closed {
 		t.wg.Add(1)
+		t.opened = opened
 	}
 	t.mu.Unlock()
 	if !closed {
-		go t.listen()
+		go t.listen(opened)
+	}
+}
+
+// listenWait bounds how long awaitListen waits for the server to answer
+// the GET: a server that holds the headers back until it has something
+// to say costs a connection this much, never more.
+const listenWait = 3 * time.Second
+
+// awaitListen waits until the server has answered the GET stream ready
+// opened, so that a request the server starts on it at once (as an
+// elicitation in the middle of the first tool call) has a stream to go
+// to: a server with no stream open may drop such a request, and the call
+// that waits on it would hang.
+func (t *streamableTransport) awaitListen(ctx context.Context) {
+	t.mu.Lock()
+	opened := t.opened
+	t.mu.Unlock()
+	if opened == nil {
+		return
+	}
+	timer := time.NewTimer(listenWait)
+	defer timer.Stop()
+	select {
+	case <-opened:
+	case <-timer.C:
+		t.log.printf("the server has not answered the GET stream within %v; going on without waiting", listenWait)
+	case <-ctx.Done():
+	case <-t.ctx.Done():
 	}
 }
 
@@ -399,13 +432,18 @@ func (t *streamableTransport) resume(lastID string) io.ReadCloser {
 
 // listen keeps the GET stream open for messages the server starts: it
 // reconnects (with Last-Event-ID) after breaks, backing off, and gives up
-// when the server refuses the GET.
-func (t *streamableTransport) listen() {
+// when the server refuses the GET. It closes opened once the first GET
+// has its answer.
+func (t *streamableTransport) listen(opened chan struct{}) {
 	defer t.wg.Done()
 	backoff := time.Second
 	lastID := ""
 	for t.ctx.Err() == nil {
 		body := t.resume(lastID)
+		if opened != nil {
+			close(opened)
+			opened = nil
+		}
 		if body == nil {
 			return
 		}

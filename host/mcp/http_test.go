@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeHTTP serves the fake server over Streamable HTTP (at /mcp) and over
@@ -20,6 +21,7 @@ type fakeHTTP struct {
 	sse     bool // answer requests with an SSE stream instead of JSON
 	resume  bool // break the stream of tools/call "slow" after a priming event
 	expire  bool // forget the session after the first tools/list
+	slowGET bool // take a while to open the GET stream, as a loaded server may
 	version string
 
 	mu       sync.Mutex
@@ -29,6 +31,7 @@ type fakeHTTP struct {
 	parked   map[string][][]byte    // events of a broken stream, by last event id
 	deleted  []string
 	headers  []http.Header // of every request to /mcp
+	dropped  int           // messages lost for want of a GET stream
 	expired  bool
 }
 
@@ -86,6 +89,9 @@ func (h *fakeHTTP) streamable(w http.ResponseWriter, r *http.Request) {
 				writeEvent(w, fmt.Sprintf("%s-%d", last, i+1), e)
 			}
 			return
+		}
+		if h.slowGET {
+			time.Sleep(200 * time.Millisecond)
 		}
 		h.mu.Lock()
 		ch := h.push[session]
@@ -181,6 +187,10 @@ func (h *fakeHTTP) streamable(w http.ResponseWriter, r *http.Request) {
 			h.mu.Unlock()
 			if ch != nil {
 				ch <- b
+			} else {
+				// As the official SDK's server does: with no GET
+				// stream open, a message it starts is dropped.
+				h.dropped++
 			}
 		}
 		if isAnswer {
@@ -314,13 +324,43 @@ func TestStreamableGETStream(t *testing.T) {
 	m := NewManager(Options{Home: t.TempDir(), Config: &Config{Servers: []ServerConfig{httpConfig("web", srv.URL+"/mcp")}}, Callbacks: ev.callbacks()})
 	defer m.Close()
 	m.Wait(context.Background())
-	// The GET stream must be open before the notification is sent on it.
-	waitFor(t, func() bool { h.mu.Lock(); defer h.mu.Unlock(); return h.push["sess-1"] != nil })
+	// Connect waited for the GET stream: the notification has a way.
 	if _, err := m.Call(context.Background(), "mcp__web__change", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	for !strings.Contains(toolNames(m), "mcp__web__added") {
 		<-ev.tools
+	}
+}
+
+// TestStreamableGETBeforeFirstCall: Connect returns only once the GET
+// stream is open, so that a request the server starts on it during the
+// first call (an elicitation, as the conformance suite's server sends) is
+// not lost, even when the server is slow to open the stream.
+func TestStreamableGETBeforeFirstCall(t *testing.T) {
+	h := newFakeHTTP(t)
+	h.slowGET = true
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	opts := ConnectOptions{Home: t.TempDir(), ClientOptions: ClientOptions{
+		Elicitation: func(ctx context.Context, server string, req ElicitRequest) (ElicitResult, error) {
+			return ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		}}}
+	c, err := Connect(context.Background(), httpConfig("web", srv.URL+"/mcp"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// The bound is for the failure only: with the elicitation lost, the
+	// call would wait for ever.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := c.CallTool(ctx, "elicit", nil, nil)
+	h.mu.Lock()
+	dropped := h.dropped
+	h.mu.Unlock()
+	if err != nil || !strings.Contains(res.Text(), `"Ada"`) {
+		t.Fatalf("elicit = %v, %v (%d messages dropped for want of a GET stream)", res, err, dropped)
 	}
 }
 
