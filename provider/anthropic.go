@@ -31,7 +31,7 @@ func (c *Anthropic) Stream(ctx context.Context, req *Request) (Stream, error) {
 		// the system prompt of Anthropic's own CLI.
 		ab.System = append([]anthropicBlock{{Type: "text", Text: ptr(SubscriptionSystemPrefix)}}, ab.System...)
 	}
-	body, err := json.Marshal(ab)
+	body, err := marshalWithTools(ab, &ab.Tools)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (c *Chat) Stream(ctx context.Context, req *Request) (Stream, error) {
 		q.MaxTokensField = otherMaxField(q.maxField())
 	}
 	cr := chatBody(req, model, c.Model, q, c.Provider)
-	body, err := json.Marshal(cr)
+	body, err := marshalWithTools(cr, &cr.Tools)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (c *Chat) Stream(ctx context.Context, req *Request) (Stream, error) {
 		default:
 			return nil, false
 		}
-		b, err := json.Marshal(cr)
+		b, err := marshalWithTools(cr, &cr.Tools)
 		return b, err == nil
 	}
 	return newStream(ctx, cl), nil

@@ -22,7 +22,8 @@ func (c *Ollama) Stream(ctx context.Context, req *Request) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(ollamaBody(req, model, c.Model))
+	ob := ollamaBody(req, model, c.Model)
+	body, err := marshalWithTools(ob, &ob.Tools)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func (c *Responses) Stream(ctx context.Context, req *Request) (Stream, error) {
 		})
 		signed = codexSigned
 	}
-	body, err := json.Marshal(rb)
+	body, err := marshalWithTools(rb, &rb.Tools)
 	if err != nil {
 		return nil, err
 	}

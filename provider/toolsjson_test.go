@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestMarshalWithTools: a body written with its tools from the cache is
+// the JSON json.Marshal writes, whatever the wire, the list, and the
+// lists written before it; and the body's tools are left as they were.
+func TestMarshalWithTools(t *testing.T) {
+	schema := json.RawMessage(`{"type": "object", "properties": {"path": {"type": "string", "description": "a <file> & more"}}}`)
+	tools := []Tool{{Name: "read", Description: "Reads a file", Schema: schema}, {Name: "bash", Description: "Runs <cmd>", Schema: nil}}
+	changed := []Tool{tools[0], {Name: "bash", Description: "Runs <cmd>", Schema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	msgs := []Message{{Role: RoleUser, Content: []Block{{Type: BlockText, Text: "hi"}}}}
+	m := &Model{MaxOutput: 1000}
+	// In this order, every run: a wire whose tools were written as
+	// another wire's would fail after that wire (chat and responses
+	// share the fields of a tool).
+	bodies := []struct {
+		wire  string
+		build func(tools []Tool, cache bool) (any, func() []byte)
+	}{
+		{"anthropic", func(tools []Tool, cache bool) (any, func() []byte) {
+			b := anthropicBody(&Request{Messages: msgs, Tools: tools, Cache: cache}, "m", m, "anthropic")
+			return b, func() []byte { out, _ := marshalWithTools(b, &b.Tools); return out }
+		}},
+		{"chat", func(tools []Tool, _ bool) (any, func() []byte) {
+			b := chatBody(&Request{Messages: msgs, Tools: tools}, "m", m, ChatQuirks{}, "openai")
+			return b, func() []byte { out, _ := marshalWithTools(b, &b.Tools); return out }
+		}},
+		{"responses", func(tools []Tool, _ bool) (any, func() []byte) {
+			b := responsesBody(&Request{Messages: msgs, Tools: tools}, "m", m, "openai-responses")
+			return b, func() []byte { out, _ := marshalWithTools(b, &b.Tools); return out }
+		}},
+		{"ollama", func(tools []Tool, _ bool) (any, func() []byte) {
+			b := ollamaBody(&Request{Messages: msgs, Tools: tools}, "m", m)
+			return b, func() []byte { out, _ := marshalWithTools(b, &b.Tools); return out }
+		}},
+	}
+	cases := []struct {
+		name  string
+		tools []Tool
+		cache bool
+	}{
+		{"no tools", nil, false},
+		{"tools", tools, false},
+		{"same tools again", tools, false},
+		{"cached breakpoint on the last tool", tools, true},
+		{"a schema changed", changed, false},
+		{"first list again", tools, false},
+	}
+	for _, w := range bodies {
+		for _, tc := range cases {
+			t.Run(w.wire+"/"+tc.name, func(t *testing.T) {
+				body, spliced := w.build(tc.tools, tc.cache)
+				want, err := json.Marshal(body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := spliced()
+				var g, w any
+				if err := json.Unmarshal(got, &g); err != nil {
+					t.Fatalf("not JSON: %v\n%s", err, got)
+				}
+				_ = json.Unmarshal(want, &w)
+				if !reflect.DeepEqual(g, w) {
+					t.Errorf("got  %s\nwant %s", got, want)
+				}
+				if again, _ := json.Marshal(body); string(again) != string(want) {
+					t.Errorf("the body changed: %s", again)
+				}
+			})
+		}
+	}
+}
+
+func TestSpliceMember(t *testing.T) {
+	for _, tc := range []struct{ obj, want string }{
+		{`{}`, `{"tools":[1]}`},
+		{`{"a":1}`, `{"a":1,"tools":[1]}`},
+	} {
+		if got := string(spliceMember([]byte(tc.obj), "tools", []byte(`[1]`))); got != tc.want {
+			t.Errorf("spliceMember(%s) = %s, want %s", tc.obj, got, tc.want)
+		}
+	}
+}
