@@ -95,87 +95,75 @@ func providerAlias(name string) (string, bool) {
 	return "", false
 }
 
-func anthropicModel(id string, ctx, out int, in, outPrice float64, reasoning string) Model {
-	return Model{Provider: "anthropic", ID: id, Wire: WireAnthropic, ContextWindow: ctx, MaxOutput: out,
-		Prices: Prices{Input: in, Output: outPrice, CacheRead: in / 10, CacheWrite: in * 1.25}, Reasoning: reasoning, Images: true}
-}
-
-func openAIModel(id string, ctx, out int, in, cached, outPrice float64, reasoning string) Model {
-	return Model{Provider: "openai", ID: id, Wire: WireChat, ContextWindow: ctx, MaxOutput: out,
-		Prices: Prices{Input: in, Output: outPrice, CacheRead: cached}, Reasoning: reasoning, Images: true}
-}
-
-func chatModel(provider, id string, ctx, out int, p Prices, reasoning string, images bool) Model {
-	return Model{Provider: provider, ID: id, Wire: WireChat, ContextWindow: ctx, MaxOutput: out, Prices: p, Reasoning: reasoning, Images: images}
-}
-
-func codexModel(id string) Model {
-	return Model{Provider: "openai-codex", ID: id, Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok,
-		Reasoning: ReasoningEffort, Images: true}
-}
-
 const (
 	kTok = 1000
 	mTok = 1000 * 1000
 )
 
-// builtinModels is the catalog, made on first use (not at every start).
+// builtinModelTable is the catalog as static data: the linker writes it
+// into the binary, so no code builds it (at start or on first use).
+// Anthropic's cache prices are a tenth of the input price to read and
+// 1.25 times it to write.
+var builtinModelTable = [...]Model{
+	{Provider: "anthropic", ID: "claude-opus-4-8", Wire: WireAnthropic, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25}, Reasoning: ReasoningAdaptiveOnly, Images: true},
+	{Provider: "anthropic", ID: "claude-opus-4-7", Wire: WireAnthropic, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25}, Reasoning: ReasoningAdaptiveOnly, Images: true},
+	{Provider: "anthropic", ID: "claude-opus-4-6", Wire: WireAnthropic, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25}, Reasoning: ReasoningAdaptive, Images: true},
+	{Provider: "anthropic", ID: "claude-sonnet-4-6", Wire: WireAnthropic, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}, Reasoning: ReasoningAdaptive, Images: true},
+	{Provider: "anthropic", ID: "claude-opus-4-5", Wire: WireAnthropic, ContextWindow: 200 * kTok, MaxOutput: 64 * kTok, Prices: Prices{Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25}, Reasoning: ReasoningBudget, Images: true},
+	{Provider: "anthropic", ID: "claude-sonnet-4-5", Wire: WireAnthropic, ContextWindow: 200 * kTok, MaxOutput: 64 * kTok, Prices: Prices{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}, Reasoning: ReasoningBudget, Images: true},
+	{Provider: "anthropic", ID: "claude-haiku-4-5", Wire: WireAnthropic, ContextWindow: 200 * kTok, MaxOutput: 64 * kTok, Prices: Prices{Input: 1, Output: 5, CacheRead: 0.1, CacheWrite: 1.25}, Reasoning: ReasoningBudget, Images: true},
+	{Provider: "anthropic", ID: "claude-opus-4-1", Wire: WireAnthropic, ContextWindow: 200 * kTok, MaxOutput: 32 * kTok, Prices: Prices{Input: 15, Output: 75, CacheRead: 1.5, CacheWrite: 18.75}, Reasoning: ReasoningBudget, Images: true},
+	{Provider: "anthropic", ID: "claude-sonnet-4-0", Wire: WireAnthropic, ContextWindow: 200 * kTok, MaxOutput: 64 * kTok, Prices: Prices{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}, Reasoning: ReasoningBudget, Images: true},
+
+	{Provider: "openai", ID: "gpt-5.5", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 5, Output: 30, CacheRead: 0.5}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5.4", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 2.5, Output: 15, CacheRead: 0.25}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5.4-mini", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 0.75, Output: 4.5, CacheRead: 0.075}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5.4-nano", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 0.2, Output: 1.25, CacheRead: 0.02}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5.2", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 1.75, Output: 14, CacheRead: 0.175}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5.1", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 1.25, Output: 10, CacheRead: 0.125}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 1.25, Output: 10, CacheRead: 0.125}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-5-mini", Wire: WireChat, ContextWindow: 400 * kTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 0.25, Output: 2, CacheRead: 0.025}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "o3", Wire: WireChat, ContextWindow: 200 * kTok, MaxOutput: 100 * kTok, Prices: Prices{Input: 2, Output: 8, CacheRead: 0.5}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "o4-mini", Wire: WireChat, ContextWindow: 200 * kTok, MaxOutput: 100 * kTok, Prices: Prices{Input: 1.1, Output: 4.4, CacheRead: 0.275}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai", ID: "gpt-4.1", Wire: WireChat, ContextWindow: 1047576, MaxOutput: 32768, Prices: Prices{Input: 2, Output: 8, CacheRead: 0.5}, Images: true},
+	{Provider: "openai", ID: "gpt-4.1-mini", Wire: WireChat, ContextWindow: 1047576, MaxOutput: 32768, Prices: Prices{Input: 0.4, Output: 1.6, CacheRead: 0.1}, Images: true},
+
+	{Provider: "openrouter", ID: "anthropic/claude-sonnet-4.6", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 3, Output: 15}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openrouter", ID: "openai/gpt-5.4", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 2.5, Output: 15}, Reasoning: ReasoningEffort, Images: true},
+
+	{Provider: "deepseek", ID: "deepseek-v4-flash", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 384 * kTok, Prices: Prices{Input: 0.14, Output: 0.28, CacheRead: 0.0028}, Reasoning: ReasoningToggle},
+	{Provider: "deepseek", ID: "deepseek-v4-pro", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 384 * kTok, Prices: Prices{Input: 0.435, Output: 0.87, CacheRead: 0.003625}, Reasoning: ReasoningToggle},
+
+	{Provider: "groq", ID: "openai/gpt-oss-120b", Wire: WireChat, ContextWindow: 131072, MaxOutput: 65536, Prices: Prices{Input: 0.15, Output: 0.6}, Reasoning: ReasoningEffort},
+	{Provider: "groq", ID: "llama-3.3-70b-versatile", Wire: WireChat, ContextWindow: 131072, MaxOutput: 32768, Prices: Prices{Input: 0.59, Output: 0.79}},
+
+	{Provider: "mistral", ID: "mistral-large-latest", Wire: WireChat, ContextWindow: 256 * kTok, MaxOutput: 32 * kTok, Prices: Prices{Input: 0.5, Output: 1.5}, Images: true},
+	{Provider: "mistral", ID: "codestral-latest", Wire: WireChat, ContextWindow: 256 * kTok, MaxOutput: 32 * kTok, Prices: Prices{Input: 0.3, Output: 0.9}},
+
+	{Provider: "moonshot", ID: "kimi-k2.6", Wire: WireChat, ContextWindow: 262144, MaxOutput: 32768, Images: true},
+
+	{Provider: "xai", ID: "grok-4.3", Wire: WireChat, ContextWindow: 1 * mTok, MaxOutput: 128 * kTok, Prices: Prices{Input: 1.25, Output: 2.5}, Images: true},
+
+	{Provider: "gemini", ID: "gemini-2.5-pro", Wire: WireChat, ContextWindow: 1048576, MaxOutput: 65536, Prices: Prices{Input: 1.25, Output: 10}, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "gemini", ID: "gemini-2.5-flash", Wire: WireChat, ContextWindow: 1048576, MaxOutput: 65536, Prices: Prices{Input: 0.3, Output: 2.5}, Reasoning: ReasoningEffort, Images: true},
+
+	// The models of a ChatGPT sign-in, as published for Codex in
+	// 2026; the subscription pays for them, so they have no prices.
+	{Provider: "openai-codex", ID: "gpt-5.3-codex", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai-codex", ID: "gpt-5.4", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai-codex", ID: "gpt-5.2-codex", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai-codex", ID: "gpt-5.2", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai-codex", ID: "gpt-5.1-codex-max", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+	{Provider: "openai-codex", ID: "gpt-5.1-codex-mini", Wire: WireCodex, ContextWindow: 272 * kTok, MaxOutput: 128 * kTok, Reasoning: ReasoningEffort, Images: true},
+}
+
+// builtinModels is the catalog: the table, then the OpenAI models again
+// for the Responses provider, which serves the same ones; made on first
+// use.
 func builtinModels() []Model {
 	return builtinModelsLazy.get(func() []Model {
-		ms := []Model{
-			anthropicModel("claude-opus-4-8", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
-			anthropicModel("claude-opus-4-7", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptiveOnly),
-			anthropicModel("claude-opus-4-6", 1*mTok, 128*kTok, 5, 25, ReasoningAdaptive),
-			anthropicModel("claude-sonnet-4-6", 1*mTok, 128*kTok, 3, 15, ReasoningAdaptive),
-			anthropicModel("claude-opus-4-5", 200*kTok, 64*kTok, 5, 25, ReasoningBudget),
-			anthropicModel("claude-sonnet-4-5", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
-			anthropicModel("claude-haiku-4-5", 200*kTok, 64*kTok, 1, 5, ReasoningBudget),
-			anthropicModel("claude-opus-4-1", 200*kTok, 32*kTok, 15, 75, ReasoningBudget),
-			anthropicModel("claude-sonnet-4-0", 200*kTok, 64*kTok, 3, 15, ReasoningBudget),
-
-			openAIModel("gpt-5.5", 1*mTok, 128*kTok, 5, 0.5, 30, ReasoningEffort),
-			openAIModel("gpt-5.4", 1*mTok, 128*kTok, 2.5, 0.25, 15, ReasoningEffort),
-			openAIModel("gpt-5.4-mini", 400*kTok, 128*kTok, 0.75, 0.075, 4.5, ReasoningEffort),
-			openAIModel("gpt-5.4-nano", 400*kTok, 128*kTok, 0.2, 0.02, 1.25, ReasoningEffort),
-			openAIModel("gpt-5.2", 400*kTok, 128*kTok, 1.75, 0.175, 14, ReasoningEffort),
-			openAIModel("gpt-5.1", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
-			openAIModel("gpt-5", 400*kTok, 128*kTok, 1.25, 0.125, 10, ReasoningEffort),
-			openAIModel("gpt-5-mini", 400*kTok, 128*kTok, 0.25, 0.025, 2, ReasoningEffort),
-			openAIModel("o3", 200*kTok, 100*kTok, 2, 0.5, 8, ReasoningEffort),
-			openAIModel("o4-mini", 200*kTok, 100*kTok, 1.1, 0.275, 4.4, ReasoningEffort),
-			openAIModel("gpt-4.1", 1047576, 32768, 2, 0.5, 8, ""),
-			openAIModel("gpt-4.1-mini", 1047576, 32768, 0.4, 0.1, 1.6, ""),
-
-			chatModel("openrouter", "anthropic/claude-sonnet-4.6", 1*mTok, 128*kTok, Prices{Input: 3, Output: 15}, ReasoningEffort, true),
-			chatModel("openrouter", "openai/gpt-5.4", 1*mTok, 128*kTok, Prices{Input: 2.5, Output: 15}, ReasoningEffort, true),
-
-			chatModel("deepseek", "deepseek-v4-flash", 1*mTok, 384*kTok, Prices{Input: 0.14, Output: 0.28, CacheRead: 0.0028}, ReasoningToggle, false),
-			chatModel("deepseek", "deepseek-v4-pro", 1*mTok, 384*kTok, Prices{Input: 0.435, Output: 0.87, CacheRead: 0.003625}, ReasoningToggle, false),
-
-			chatModel("groq", "openai/gpt-oss-120b", 131072, 65536, Prices{Input: 0.15, Output: 0.6}, ReasoningEffort, false),
-			chatModel("groq", "llama-3.3-70b-versatile", 131072, 32768, Prices{Input: 0.59, Output: 0.79}, "", false),
-
-			chatModel("mistral", "mistral-large-latest", 256*kTok, 32*kTok, Prices{Input: 0.5, Output: 1.5}, "", true),
-			chatModel("mistral", "codestral-latest", 256*kTok, 32*kTok, Prices{Input: 0.3, Output: 0.9}, "", false),
-
-			chatModel("moonshot", "kimi-k2.6", 262144, 32768, Prices{}, "", true),
-
-			chatModel("xai", "grok-4.3", 1*mTok, 128*kTok, Prices{Input: 1.25, Output: 2.5}, "", true),
-
-			chatModel("gemini", "gemini-2.5-pro", 1048576, 65536, Prices{Input: 1.25, Output: 10}, ReasoningEffort, true),
-			chatModel("gemini", "gemini-2.5-flash", 1048576, 65536, Prices{Input: 0.3, Output: 2.5}, ReasoningEffort, true),
-
-			// The models of a ChatGPT sign-in, as published for Codex in
-			// 2026; the subscription pays for them, so they have no prices.
-			codexModel("gpt-5.3-codex"),
-			codexModel("gpt-5.4"),
-			codexModel("gpt-5.2-codex"),
-			codexModel("gpt-5.2"),
-			codexModel("gpt-5.1-codex-max"),
-			codexModel("gpt-5.1-codex-mini"),
-		}
-		// The Responses provider serves the same OpenAI models.
-		for _, x := range ms {
+		ms := append([]Model(nil), builtinModelTable[:]...)
+		for _, x := range builtinModelTable {
 			if x.Provider == "openai" {
 				x.Provider, x.Wire = "openai-responses", WireResponses
 				ms = append(ms, x)
