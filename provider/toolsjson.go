@@ -18,13 +18,13 @@ type wireTool interface {
 	appendKey(b []byte) []byte
 }
 
-func appendField(b []byte, s string) []byte {
+func appendField[S string | json.RawMessage](b []byte, s S) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
 
 func (t anthropicTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(append(b, 'a'), t.Name), t.Description), string(t.InputSchema))
+	b = appendField(appendField(appendField(append(b, 'a'), t.Name), t.Description), t.InputSchema)
 	if t.CacheControl != nil {
 		b = appendField(b, t.CacheControl.Type)
 	}
@@ -32,12 +32,12 @@ func (t anthropicTool) appendKey(b []byte) []byte {
 }
 
 func (t chatTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(appendField(append(b, 'c'), t.Type), t.Function.Name), t.Function.Description), string(t.Function.Parameters))
+	b = appendField(appendField(appendField(appendField(append(b, 'c'), t.Type), t.Function.Name), t.Function.Description), t.Function.Parameters)
 	return append(b, 0)
 }
 
 func (t responsesTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(appendField(append(b, 'r'), t.Type), t.Name), t.Description), string(t.Parameters))
+	b = appendField(appendField(appendField(appendField(append(b, 'r'), t.Type), t.Name), t.Description), t.Parameters)
 	if t.Strict {
 		b = append(b, 1)
 	}
@@ -56,7 +56,7 @@ var toolsCache struct {
 // toolsJSON is the JSON array of tools, from the cache when the same list
 // was written before.
 func toolsJSON[T wireTool](tools []T) ([]byte, error) {
-	var key []byte
+	key := make([]byte, 0, 32<<10)
 	for _, t := range tools {
 		key = t.appendKey(key)
 	}
