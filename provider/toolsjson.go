@@ -1,8 +1,9 @@
 package provider
 
 import (
-	"encoding/binary"
+	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -11,70 +12,89 @@ import (
 // schemas are most of a request's first bytes). marshalWithTools writes
 // the tools' JSON once per distinct list and adds it to each body as is.
 
-// wireTool is a tool as one wire writes it: appendKey appends what its
-// JSON depends on, unambiguously, starting with a byte of its own type
-// (the same tool is other JSON on another wire).
-type wireTool interface {
-	appendKey(b []byte) []byte
+// wireTool is a tool as one wire writes it (T itself): equal reports
+// whether two write the same JSON, detached is a copy that shares no
+// bytes with the caller's (the cache keeps it).
+type wireTool[T any] interface {
+	equal(T) bool
+	detached() T
 }
 
-func appendField[S string | json.RawMessage](b []byte, s S) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+func (t anthropicTool) equal(u anthropicTool) bool {
+	return t.Name == u.Name && t.Description == u.Description && bytes.Equal(t.InputSchema, u.InputSchema) &&
+		(t.CacheControl == nil) == (u.CacheControl == nil) && (t.CacheControl == nil || *t.CacheControl == *u.CacheControl)
 }
 
-func (t anthropicTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(append(b, 'a'), t.Name), t.Description), t.InputSchema)
+func (t anthropicTool) detached() anthropicTool {
+	t.InputSchema = bytes.Clone(t.InputSchema)
 	if t.CacheControl != nil {
-		b = appendField(b, t.CacheControl.Type)
+		c := *t.CacheControl
+		t.CacheControl = &c
 	}
-	return append(b, 0)
+	return t
 }
 
-func (t chatTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(appendField(append(b, 'c'), t.Type), t.Function.Name), t.Function.Description), t.Function.Parameters)
-	return append(b, 0)
+func (t chatTool) equal(u chatTool) bool {
+	return t.Type == u.Type && t.Function.Name == u.Function.Name && t.Function.Description == u.Function.Description &&
+		bytes.Equal(t.Function.Parameters, u.Function.Parameters)
 }
 
-func (t responsesTool) appendKey(b []byte) []byte {
-	b = appendField(appendField(appendField(appendField(append(b, 'r'), t.Type), t.Name), t.Description), t.Parameters)
-	if t.Strict {
-		b = append(b, 1)
-	}
-	return append(b, 0)
+func (t chatTool) detached() chatTool {
+	t.Function.Parameters = bytes.Clone(t.Function.Parameters)
+	return t
+}
+
+func (t responsesTool) equal(u responsesTool) bool {
+	return t.Type == u.Type && t.Name == u.Name && t.Description == u.Description &&
+		bytes.Equal(t.Parameters, u.Parameters) && t.Strict == u.Strict
+}
+
+func (t responsesTool) detached() responsesTool {
+	t.Parameters = bytes.Clone(t.Parameters)
+	return t
 }
 
 // toolsCacheSize bounds the lists kept: a session has one or a few (the
 // list changes when an MCP server or an extension adds tools).
 const toolsCacheSize = 8
 
+// toolsCache holds the lists written last, newest first; an entry's tools
+// are a []T of one wire's tool type, so a list is only ever found by the
+// wire that wrote it.
 var toolsCache struct {
 	sync.Mutex
-	lists map[string][]byte // key of the list → its JSON array
+	entries []toolsEntry
+}
+
+type toolsEntry struct {
+	tools any    // []T, detached
+	json  []byte // its JSON array
 }
 
 // toolsJSON is the JSON array of tools, from the cache when the same list
 // was written before.
-func toolsJSON[T wireTool](tools []T) ([]byte, error) {
-	key := make([]byte, 0, 32<<10)
-	for _, t := range tools {
-		key = t.appendKey(key)
-	}
+func toolsJSON[T wireTool[T]](tools []T) ([]byte, error) {
 	toolsCache.Lock()
-	b, ok := toolsCache.lists[string(key)]
-	toolsCache.Unlock()
-	if ok {
-		return b, nil
+	for _, e := range toolsCache.entries {
+		if l, ok := e.tools.([]T); ok && slices.EqualFunc(l, tools, T.equal) {
+			toolsCache.Unlock()
+			return e.json, nil
+		}
 	}
+	toolsCache.Unlock()
 	b, err := json.Marshal(tools)
 	if err != nil {
 		return nil, err
 	}
-	toolsCache.Lock()
-	if toolsCache.lists == nil || len(toolsCache.lists) >= toolsCacheSize {
-		toolsCache.lists = make(map[string][]byte, toolsCacheSize)
+	kept := make([]T, len(tools))
+	for i, t := range tools {
+		kept[i] = t.detached()
 	}
-	toolsCache.lists[string(key)] = b
+	toolsCache.Lock()
+	if len(toolsCache.entries) >= toolsCacheSize {
+		toolsCache.entries = toolsCache.entries[:toolsCacheSize-1]
+	}
+	toolsCache.entries = slices.Insert(toolsCache.entries, 0, toolsEntry{kept, b})
 	toolsCache.Unlock()
 	return b, nil
 }
@@ -83,7 +103,7 @@ func toolsJSON[T wireTool](tools []T) ([]byte, error) {
 // is tagged `json:"tools,omitempty"`, with the tools written by
 // toolsJSON: the body is marshalled without them and the array is added
 // as its last member. The body's tools are as they were on return.
-func marshalWithTools[T wireTool](body any, tools *[]T) ([]byte, error) {
+func marshalWithTools[T wireTool[T]](body any, tools *[]T) ([]byte, error) {
 	list := *tools
 	if len(list) == 0 {
 		return json.Marshal(body)

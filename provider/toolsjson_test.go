@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -74,6 +75,23 @@ func TestMarshalWithTools(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestToolsJSONDetached: the cache keeps its own copy of a list, so a
+// schema changed in place after it was written is written anew.
+func TestToolsJSONDetached(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"a":{}}}`)
+	tools := []anthropicTool{{Name: "t", InputSchema: schema}}
+	first, err := toolsJSON(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema[bytes.Index(schema, []byte(`"a"`))+1] = 'b' // in place
+	got, _ := toolsJSON(tools)
+	want, _ := json.Marshal(tools)
+	if string(got) != string(want) || string(got) == string(first) {
+		t.Errorf("after the change: got %s, want %s (first %s)", got, want, first)
 	}
 }
 
