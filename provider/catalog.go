@@ -161,16 +161,19 @@ var builtinModelTable = [...]Model{
 // for the Responses provider, which serves the same ones; made on first
 // use.
 func builtinModels() []Model {
-	return builtinModelsLazy.get(func() []Model {
-		ms := append([]Model(nil), builtinModelTable[:]...)
-		for _, x := range builtinModelTable {
-			if x.Provider == "openai" {
-				x.Provider, x.Wire = "openai-responses", WireResponses
-				ms = append(ms, x)
-			}
+	return builtinModelsLazy.get(buildBuiltinModels)
+}
+
+// buildBuiltinModels makes what builtinModels returns.
+func buildBuiltinModels() []Model {
+	ms := append([]Model(nil), builtinModelTable[:]...)
+	for _, x := range builtinModelTable {
+		if x.Provider == "openai" {
+			x.Provider, x.Wire = "openai-responses", WireResponses
+			ms = append(ms, x)
 		}
-		return ms
-	})
+	}
+	return ms
 }
 
 var builtinModelsLazy lazy[[]Model]

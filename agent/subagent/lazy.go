@@ -11,7 +11,9 @@ type lazy[T any] struct {
 	v    T
 }
 
-// get returns the value, calling make the first time.
+// get returns the value, calling make the first time. A large make is
+// best a named function: a function literal is copied into every caller
+// that the function calling get is inlined into.
 func (l *lazy[T]) get(make func() T) T {
 	l.once.Do(func() { l.v = make() })
 	return l.v

@@ -60,30 +60,33 @@ type layout struct {
 // layouts lists the layout of each language, made on first use: the
 // SDK sources they copy are not needed at every start of zut.
 func layouts() map[string]layout {
-	return layoutsLazy.get(func() map[string]layout {
-		return map[string]layout{
-			LangGo: {"go", "", "in Go", []file{
-				{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
-				{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
-			}},
-			LangPython: {"python", "./main.py", "in Python", []file{
-				{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
-				{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
-				{name: python.FileName, data: python.Source(), perm: 0o644},
-			}},
-			LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
-				{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
-				{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
-				{name: node.FileName, data: node.Source(), perm: 0o644},
-				{name: node.TypesFileName, data: node.Types(), perm: 0o644},
-				{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
-			}},
-			LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
-				{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
-				{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
-			}},
-		}
-	})
+	return layoutsLazy.get(buildLayouts)
+}
+
+// buildLayouts makes what layouts returns.
+func buildLayouts() map[string]layout {
+	return map[string]layout{
+		LangGo: {"go", "", "in Go", []file{
+			{name: "main.go", tmpl: "go/main.go.tmpl", perm: 0o644},
+			{name: "main_test.go", tmpl: "go/main_test.go.tmpl", perm: 0o644},
+		}},
+		LangPython: {"python", "./main.py", "in Python", []file{
+			{name: "main.py", tmpl: "python/main.py.tmpl", perm: 0o755},
+			{name: "test_main.py", tmpl: "python/test_main.py.tmpl", perm: 0o644},
+			{name: python.FileName, data: python.Source(), perm: 0o644},
+		}},
+		LangNode: {"javascript", "./main.mjs", "for Node.js", []file{
+			{name: "main.mjs", tmpl: "node/main.mjs.tmpl", perm: 0o755},
+			{name: "main.test.mjs", tmpl: "node/main.test.mjs.tmpl", perm: 0o644},
+			{name: node.FileName, data: node.Source(), perm: 0o644},
+			{name: node.TypesFileName, data: node.Types(), perm: 0o644},
+			{name: node.ModuleTypesFileName, data: node.ModuleTypes(), perm: 0o644},
+		}},
+		LangSh: {"sh", "./main.sh", "in POSIX sh and jq", []file{
+			{name: "main.sh", tmpl: "sh/main.sh.tmpl", perm: 0o755},
+			{name: "test.sh", tmpl: "sh/test.sh.tmpl", perm: 0o755},
+		}},
+	}
 }
 
 var layoutsLazy lazy[map[string]layout]

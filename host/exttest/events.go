@@ -104,20 +104,23 @@ func describeAnswer(a *proto.EventInterceptResponse) string {
 // answerMembers are the members of event_intercept_response that mean
 // something for each interceptable event.
 func answerMembers() map[string][]string {
-	return answerMembersLazy.get(func() map[string][]string {
-		return map[string][]string{
-			proto.EventToolCall:            {"block", "reason", "modified_args"},
-			proto.EventTurnStart:           {"block", "reason", "context"},
-			proto.EventAssistantMessage:    {"block", "reason", "replace_text"},
-			proto.EventInput:               {"action", "text"},
-			proto.EventBeforeAgentStart:    {"system_prompt", "inject_text"},
-			proto.EventToolResult:          {"content", "is_error"},
-			proto.EventContextPrepare:      {"messages"},
-			proto.EventBeforeFork:          {"cancel", "reason"},
-			proto.EventBeforeSessionSwitch: {"cancel", "reason"},
-			proto.EventBeforeCompact:       {"cancel", "reason"},
-		}
-	})
+	return answerMembersLazy.get(buildAnswerMembers)
+}
+
+// buildAnswerMembers makes what answerMembers returns.
+func buildAnswerMembers() map[string][]string {
+	return map[string][]string{
+		proto.EventToolCall:            {"block", "reason", "modified_args"},
+		proto.EventTurnStart:           {"block", "reason", "context"},
+		proto.EventAssistantMessage:    {"block", "reason", "replace_text"},
+		proto.EventInput:               {"action", "text"},
+		proto.EventBeforeAgentStart:    {"system_prompt", "inject_text"},
+		proto.EventToolResult:          {"content", "is_error"},
+		proto.EventContextPrepare:      {"messages"},
+		proto.EventBeforeFork:          {"cancel", "reason"},
+		proto.EventBeforeSessionSwitch: {"cancel", "reason"},
+		proto.EventBeforeCompact:       {"cancel", "reason"},
+	}
 }
 
 var answerMembersLazy lazy[map[string][]string]

@@ -284,26 +284,29 @@ var builtinFiles embed.FS
 
 // builtins parses the embedded dark and light themes once.
 func builtins() map[string]*Theme {
-	return builtinsLazy.get(func() map[string]*Theme {
-		m := make(map[string]*Theme)
-		for _, name := range []string{"dark", "light"} {
-			path := "themes/" + name + ".json"
-			data, err := builtinFiles.ReadFile(path)
-			if err != nil {
-				panic("tui: built-in theme missing: " + err.Error())
-			}
-			raw, _, err := parseThemeFile(path, data)
-			if err != nil {
-				panic("tui: built-in theme broken: " + err.Error())
-			}
-			t := &Theme{Name: raw.name, Dark: raw.background != "light", Source: "built-in", Spinner: raw.spinner}
-			for r, c := range raw.colors {
-				t.colors[r] = c
-			}
-			m[name] = t
+	return builtinsLazy.get(buildBuiltins)
+}
+
+// buildBuiltins makes what builtins returns.
+func buildBuiltins() map[string]*Theme {
+	m := make(map[string]*Theme)
+	for _, name := range []string{"dark", "light"} {
+		path := "themes/" + name + ".json"
+		data, err := builtinFiles.ReadFile(path)
+		if err != nil {
+			panic("tui: built-in theme missing: " + err.Error())
 		}
-		return m
-	})
+		raw, _, err := parseThemeFile(path, data)
+		if err != nil {
+			panic("tui: built-in theme broken: " + err.Error())
+		}
+		t := &Theme{Name: raw.name, Dark: raw.background != "light", Source: "built-in", Spinner: raw.spinner}
+		for r, c := range raw.colors {
+			t.colors[r] = c
+		}
+		m[name] = t
+	}
+	return m
 }
 
 var builtinsLazy lazy[map[string]*Theme]

@@ -46,118 +46,121 @@ const (
 
 // languages builds the tokenizer tables once.
 func languages() map[string]*Language {
-	return languagesLazy.get(func() map[string]*Language {
-		m := map[string]*Language{
-			"go": {
-				words: words(
-					synKeyword, "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var",
-					synType, "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable",
-					synBuiltin, "append cap clear close complex copy delete imag len make max min new panic print println real recover true false nil iota",
-				),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				quotes:       `"`,
-				rawQuotes:    "`",
-				charQuote:    true,
-				defWords:     map[string]synKind{"func": synFunction, "type": synType},
-			},
-			"python": {
-				words: words(
-					synKeyword, "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case",
-					synBuiltin, "True False None self cls print len range str int float dict list set tuple bool bytes type isinstance issubclass open super enumerate zip map filter sorted reversed min max sum any all abs repr hasattr getattr setattr object iter next id input format round divmod Exception ValueError TypeError KeyError IndexError RuntimeError StopIteration NotImplementedError",
-				),
-				lineComments: []string{"#"},
-				quotes:       `"'`,
-				triple:       true,
-				decorators:   true,
-				capsTypes:    true,
-				prefixes:     []string{"r", "b", "f", "u", "rb", "br", "fr", "rf"},
-				defWords:     map[string]synKind{"def": synFunction, "class": synType},
-			},
-			"javascript": {
-				words: words(
-					synKeyword, jsKeywords,
-					synBuiltin, jsBuiltins,
-				),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				quotes:       `"'`,
-				multiQuotes:  "`",
-				capsTypes:    true,
-				defWords:     map[string]synKind{"function": synFunction, "class": synType, "extends": synType, "new": synType},
-			},
-			"typescript": {
-				words: words(
-					synKeyword, jsKeywords+" interface type enum implements namespace declare abstract readonly private protected public keyof infer is satisfies module override",
-					synType, "string number boolean any unknown never void object symbol bigint",
-					synBuiltin, jsBuiltins,
-				),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				quotes:       `"'`,
-				multiQuotes:  "`",
-				capsTypes:    true,
-				defWords:     map[string]synKind{"function": synFunction, "class": synType, "interface": synType, "type": synType, "enum": synType, "extends": synType, "implements": synType, "new": synType},
-			},
-			"json": {
-				words:      words(synBuiltin, "true false null"),
-				quotes:     `"`,
-				keyStrings: true,
-			},
-			"c": {
-				words:        words(synKeyword, cKeywords, synType, cTypes, synBuiltin, cBuiltins),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				quotes:       `"`,
-				charQuote:    true,
-				preprocessor: true,
-				prefixes:     []string{"L", "u", "U", "u8"},
-				defWords:     map[string]synKind{"struct": synType, "union": synType, "enum": synType},
-			},
-			"cpp": {
-				words: words(
-					synKeyword, cKeywords+" class namespace template typename public private protected virtual override final new delete this using operator friend explicit constexpr consteval noexcept try catch throw co_await co_return co_yield concept requires mutable decltype static_cast dynamic_cast reinterpret_cast const_cast",
-					synType, cTypes+" string vector map unordered_map set unique_ptr shared_ptr optional",
-					synBuiltin, cBuiltins+" nullptr std cout cerr endl",
-				),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				quotes:       `"`,
-				charQuote:    true,
-				preprocessor: true,
-				capsTypes:    true,
-				prefixes:     []string{"L", "u", "U", "u8", "R"},
-				defWords:     map[string]synKind{"struct": synType, "class": synType, "union": synType, "enum": synType},
-			},
-			"rust": {
-				words: words(
-					synKeyword, "as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref return self static struct super trait type unsafe use where while",
-					synType, "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec Option Result Box Self",
-					synBuiltin, "true false Some None Ok Err",
-				),
-				lineComments: []string{"//"},
-				blockComment: [2]string{"/*", "*/"},
-				nested:       true,
-				multiQuotes:  `"`,
-				charQuote:    true,
-				capsTypes:    true,
-				macros:       true,
-				attributes:   true,
-				prefixes:     []string{"b", "r", "br", "c", "cr"},
-				defWords:     map[string]synKind{"fn": synFunction, "struct": synType, "enum": synType, "trait": synType, "type": synType, "impl": synType},
-			},
-			"shell": {lex: lexShell, words: words(
-				synKeyword, "if then else elif fi for while until do done case esac in function select time !",
-				synBuiltin, "echo printf cd pwd read test true false return local export readonly declare typeset unset break continue exit source alias set shift trap eval exec wait",
-			)},
-			"yaml": {lex: lexYAML},
-			"diff": {lex: lexDiff},
-		}
-		for name, l := range m {
-			l.name = name
-		}
-		return m
-	})
+	return languagesLazy.get(buildLanguages)
+}
+
+// buildLanguages makes what languages returns.
+func buildLanguages() map[string]*Language {
+	m := map[string]*Language{
+		"go": {
+			words: words(
+				synKeyword, "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var",
+				synType, "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable",
+				synBuiltin, "append cap clear close complex copy delete imag len make max min new panic print println real recover true false nil iota",
+			),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			quotes:       `"`,
+			rawQuotes:    "`",
+			charQuote:    true,
+			defWords:     map[string]synKind{"func": synFunction, "type": synType},
+		},
+		"python": {
+			words: words(
+				synKeyword, "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case",
+				synBuiltin, "True False None self cls print len range str int float dict list set tuple bool bytes type isinstance issubclass open super enumerate zip map filter sorted reversed min max sum any all abs repr hasattr getattr setattr object iter next id input format round divmod Exception ValueError TypeError KeyError IndexError RuntimeError StopIteration NotImplementedError",
+			),
+			lineComments: []string{"#"},
+			quotes:       `"'`,
+			triple:       true,
+			decorators:   true,
+			capsTypes:    true,
+			prefixes:     []string{"r", "b", "f", "u", "rb", "br", "fr", "rf"},
+			defWords:     map[string]synKind{"def": synFunction, "class": synType},
+		},
+		"javascript": {
+			words: words(
+				synKeyword, jsKeywords,
+				synBuiltin, jsBuiltins,
+			),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			quotes:       `"'`,
+			multiQuotes:  "`",
+			capsTypes:    true,
+			defWords:     map[string]synKind{"function": synFunction, "class": synType, "extends": synType, "new": synType},
+		},
+		"typescript": {
+			words: words(
+				synKeyword, jsKeywords+" interface type enum implements namespace declare abstract readonly private protected public keyof infer is satisfies module override",
+				synType, "string number boolean any unknown never void object symbol bigint",
+				synBuiltin, jsBuiltins,
+			),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			quotes:       `"'`,
+			multiQuotes:  "`",
+			capsTypes:    true,
+			defWords:     map[string]synKind{"function": synFunction, "class": synType, "interface": synType, "type": synType, "enum": synType, "extends": synType, "implements": synType, "new": synType},
+		},
+		"json": {
+			words:      words(synBuiltin, "true false null"),
+			quotes:     `"`,
+			keyStrings: true,
+		},
+		"c": {
+			words:        words(synKeyword, cKeywords, synType, cTypes, synBuiltin, cBuiltins),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			quotes:       `"`,
+			charQuote:    true,
+			preprocessor: true,
+			prefixes:     []string{"L", "u", "U", "u8"},
+			defWords:     map[string]synKind{"struct": synType, "union": synType, "enum": synType},
+		},
+		"cpp": {
+			words: words(
+				synKeyword, cKeywords+" class namespace template typename public private protected virtual override final new delete this using operator friend explicit constexpr consteval noexcept try catch throw co_await co_return co_yield concept requires mutable decltype static_cast dynamic_cast reinterpret_cast const_cast",
+				synType, cTypes+" string vector map unordered_map set unique_ptr shared_ptr optional",
+				synBuiltin, cBuiltins+" nullptr std cout cerr endl",
+			),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			quotes:       `"`,
+			charQuote:    true,
+			preprocessor: true,
+			capsTypes:    true,
+			prefixes:     []string{"L", "u", "U", "u8", "R"},
+			defWords:     map[string]synKind{"struct": synType, "class": synType, "union": synType, "enum": synType},
+		},
+		"rust": {
+			words: words(
+				synKeyword, "as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref return self static struct super trait type unsafe use where while",
+				synType, "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec Option Result Box Self",
+				synBuiltin, "true false Some None Ok Err",
+			),
+			lineComments: []string{"//"},
+			blockComment: [2]string{"/*", "*/"},
+			nested:       true,
+			multiQuotes:  `"`,
+			charQuote:    true,
+			capsTypes:    true,
+			macros:       true,
+			attributes:   true,
+			prefixes:     []string{"b", "r", "br", "c", "cr"},
+			defWords:     map[string]synKind{"fn": synFunction, "struct": synType, "enum": synType, "trait": synType, "type": synType, "impl": synType},
+		},
+		"shell": {lex: lexShell, words: words(
+			synKeyword, "if then else elif fi for while until do done case esac in function select time !",
+			synBuiltin, "echo printf cd pwd read test true false return local export readonly declare typeset unset break continue exit source alias set shift trap eval exec wait",
+		)},
+		"yaml": {lex: lexYAML},
+		"diff": {lex: lexDiff},
+	}
+	for name, l := range m {
+		l.name = name
+	}
+	return m
 }
 
 var languagesLazy lazy[map[string]*Language]

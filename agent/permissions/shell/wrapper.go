@@ -25,35 +25,38 @@ type wrapper struct {
 // wrappers are the commands seen through. The shells, eval, trap, find
 // and busybox are handled on their own (wrapped).
 func wrappers() map[string]wrapper {
-	return wrappersLazy.get(func() map[string]wrapper {
-		return map[string]wrapper{
-			"env": {argOpts: "uCS", flags: "i0v", longArgs: []string{"unset", "chdir", "split-string"},
-				longs: []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling"}, assigns: true},
-			"command": {flags: "p", noRun: "vV"},
-			"builtin": {},
-			"exec":    {argOpts: "a", flags: "cl"},
-			"nice":    {argOpts: "n", longArgs: []string{"adjustment"}, numeric: true},
-			"nohup":   {},
-			"timeout": {argOpts: "sk", flags: "v", longArgs: []string{"signal", "kill-after"}, longs: []string{"preserve-status", "foreground", "verbose"}, operands: 1},
-			"time":    {argOpts: "fo", flags: "pvaq", longArgs: []string{"format", "output"}, longs: []string{"append", "portability", "verbose", "quiet"}},
-			"xargs": {argOpts: "adEILnPs", optArgs: "eil", flags: "0prtxo",
-				longArgs: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
-				longs:    []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "replace", "eof", "max-lines", "show-limits"},
-				more:     true, replace: true},
-			"sudo": {argOpts: "CDghprtTUuc", flags: "AbEHKknPSsiBN", noRun: "elVv",
-				longArgs: []string{"user", "group", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user", "close-from", "login-class", "chroot"},
-				longs:    []string{"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "preserve-groups", "stdin", "shell", "reset-timestamp", "remove-timestamp", "bell"},
-				assigns:  true},
-			"doas":    {argOpts: "uC", flags: "nsL"},
-			"stdbuf":  {argOpts: "ioe", longArgs: []string{"input", "output", "error"}},
-			"setsid":  {flags: "cfw", longs: []string{"ctty", "fork", "wait"}},
-			"ionice":  {argOpts: "cnpPu", flags: "t", longArgs: []string{"class", "classdata", "pid", "pgid", "uid"}, longs: []string{"ignore"}},
-			"chroot":  {longArgs: []string{"userspec", "groups"}, longs: []string{"skip-chdir"}, operands: 1},
-			"watch":   {argOpts: "nq", optArgs: "d", flags: "bcegtpxwr", longArgs: []string{"interval"}, longs: []string{"beep", "color", "no-color", "errexit", "chgexit", "no-title", "precise", "exec", "no-wrap", "no-rerun", "differences"}},
-			"busybox": {},
-			"toybox":  {},
-		}
-	})
+	return wrappersLazy.get(buildWrappers)
+}
+
+// buildWrappers makes what wrappers returns.
+func buildWrappers() map[string]wrapper {
+	return map[string]wrapper{
+		"env": {argOpts: "uCS", flags: "i0v", longArgs: []string{"unset", "chdir", "split-string"},
+			longs: []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling"}, assigns: true},
+		"command": {flags: "p", noRun: "vV"},
+		"builtin": {},
+		"exec":    {argOpts: "a", flags: "cl"},
+		"nice":    {argOpts: "n", longArgs: []string{"adjustment"}, numeric: true},
+		"nohup":   {},
+		"timeout": {argOpts: "sk", flags: "v", longArgs: []string{"signal", "kill-after"}, longs: []string{"preserve-status", "foreground", "verbose"}, operands: 1},
+		"time":    {argOpts: "fo", flags: "pvaq", longArgs: []string{"format", "output"}, longs: []string{"append", "portability", "verbose", "quiet"}},
+		"xargs": {argOpts: "adEILnPs", optArgs: "eil", flags: "0prtxo",
+			longArgs: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+			longs:    []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "replace", "eof", "max-lines", "show-limits"},
+			more:     true, replace: true},
+		"sudo": {argOpts: "CDghprtTUuc", flags: "AbEHKknPSsiBN", noRun: "elVv",
+			longArgs: []string{"user", "group", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user", "close-from", "login-class", "chroot"},
+			longs:    []string{"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "preserve-groups", "stdin", "shell", "reset-timestamp", "remove-timestamp", "bell"},
+			assigns:  true},
+		"doas":    {argOpts: "uC", flags: "nsL"},
+		"stdbuf":  {argOpts: "ioe", longArgs: []string{"input", "output", "error"}},
+		"setsid":  {flags: "cfw", longs: []string{"ctty", "fork", "wait"}},
+		"ionice":  {argOpts: "cnpPu", flags: "t", longArgs: []string{"class", "classdata", "pid", "pgid", "uid"}, longs: []string{"ignore"}},
+		"chroot":  {longArgs: []string{"userspec", "groups"}, longs: []string{"skip-chdir"}, operands: 1},
+		"watch":   {argOpts: "nq", optArgs: "d", flags: "bcegtpxwr", longArgs: []string{"interval"}, longs: []string{"beep", "color", "no-color", "errexit", "chgexit", "no-title", "precise", "exec", "no-wrap", "no-rerun", "differences"}},
+		"busybox": {},
+		"toybox":  {},
+	}
 }
 
 var wrappersLazy lazy[map[string]wrapper]
