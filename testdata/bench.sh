@@ -37,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "building $base and the working tree ..." >&2
+echo "building $base and the working tree (CGO_ENABLED=$(go env CGO_ENABLED)) ..." >&2
 git worktree add --detach -q "$work/src" "$base"
 (cd "$work/src" && go build -o "$work/zut-base" .)
 go build -o "$work/zut-head" .
