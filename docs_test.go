@@ -118,6 +118,8 @@ var notVariables = map[string]bool{
 	// security.md's proxy network: the variables zut sets for a command
 	// to reach its proxy (it does not read them).
 	"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
+	// README's static build: a variable of the go command.
+	"CGO_ENABLED": true,
 	// protocol.md's placeholders of zut ext test --args CMD=ARGS.
 	"CMD": true, "ARGS": true,
 	// The Python and Node SDKs' capability constants.
