@@ -1,9 +1,11 @@
 package main
 
 import (
+	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,4 +74,42 @@ func TestInitAllocations(t *testing.T) {
 		t.Errorf("zut's packages allocate %d bytes initialising, more than %d; make what one subcommand needs lazy. The largest:\n%s", total, maxInitBytes, strings.Join(top, "\n"))
 	}
 	t.Logf("zut's packages allocate %d bytes in %d initialisers", total, len(inits))
+}
+
+// maxImageBytes bounds the code, read-only data and function tables of
+// the zut binary (.text, .rodata and .gopclntab): what a run maps and
+// faults in, 64 KiB around each page it touches, and most of what it
+// holds resident (docs/architecture.md). 14.92 MB when it was set, with
+// Go 1.26. A change that needs more raises it and says why in its commit.
+const maxImageBytes = 15_400_000
+
+// imageGoVersion is the Go release maxImageBytes was measured with;
+// another release lays the binary out differently, so the bound is
+// checked with this one only.
+const imageGoVersion = "go1.26"
+
+// TestBinarySize keeps the binary from growing unnoticed.
+func TestBinarySize(t *testing.T) {
+	if v := runtime.Version(); v != imageGoVersion && !strings.HasPrefix(v, imageGoVersion+".") {
+		t.Skipf("the bound is for %s; this is %s", imageGoVersion, v)
+	}
+	f, err := elf.Open(zutBinary)
+	if err != nil {
+		t.Skipf("not an ELF binary (%v): the bound is for Linux builds", err)
+	}
+	defer f.Close()
+	total := uint64(0)
+	var parts []string
+	for _, name := range []string{".text", ".rodata", ".gopclntab"} {
+		s := f.Section(name)
+		if s == nil {
+			t.Fatalf("%s has no %s section", zutBinary, name)
+		}
+		total += s.Size
+		parts = append(parts, fmt.Sprintf("%s %d", name, s.Size))
+	}
+	if total > maxImageBytes {
+		t.Errorf("the binary's code and tables are %d bytes (%s), more than maxImageBytes (%d): find what grew (go tool nm -size -sort size), or raise the bound and say why", total, strings.Join(parts, ", "), maxImageBytes)
+	}
+	t.Logf("%d bytes (%s)", total, strings.Join(parts, ", "))
 }
