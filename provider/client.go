@@ -82,17 +82,27 @@ var defaultHTTPClient = &http.Client{Transport: transport{}}
 const streamReadBuffer = 32 << 10
 
 // transport is the default client's: http.DefaultTransport's settings
-// with streamReadBuffer, made on first use (no initialiser).
+// with streamReadBuffer and the connections Warm made (warmDial), made on
+// first use (no initialiser).
 type transport struct{}
 
 var defaultTransport lazy[*http.Transport]
 
 func (transport) RoundTrip(r *http.Request) (*http.Response, error) {
-	return defaultTransport.get(func() *http.Transport {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.ReadBufferSize = streamReadBuffer
-		return t
-	}).RoundTrip(r)
+	return roundTripWarm(defaultTransportValue(), r)
+}
+
+func defaultTransportValue() *http.Transport { return defaultTransport.get(newTransport) }
+
+// newTransport is a transport of the default client's kind.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ReadBufferSize = streamReadBuffer
+	t.DialTLSContext = warmDial(t)
+	// The transport sets up its TLS protocols (HTTP/2) on first use;
+	// done now, before a Warm goroutine reads them.
+	t.CloseIdleConnections()
+	return t
 }
 
 // modelID picks the model of a request: the request's, else the catalog's.

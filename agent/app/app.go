@@ -163,6 +163,7 @@ func New(ctx context.Context, e *Env, o Options, f Frontend) (*App, error) {
 		a.modelErr = err
 	} else {
 		a.resolved = res
+		a.warm(res)
 		if res.AuthErr != nil {
 			fmt.Fprintf(e.Stderr, "zut: warning: %v\n", res.AuthErr)
 		}
@@ -293,6 +294,14 @@ func agentModel(r *provider.Resolved) agent.Model {
 		ContextWindow: m.ContextWindow,
 		MaxOutput:     m.MaxOutput,
 		Cost:          m.Cost,
+	}
+}
+
+// warm opens the connection to the model's API ahead of the first request
+// (provider.Warm), unless ZUT_PRECONNECT is 0.
+func (a *App) warm(res *provider.Resolved) {
+	if a.env.Getenv("ZUT_PRECONNECT") != "0" {
+		provider.Warm(res.BaseURL)
 	}
 }
 

@@ -39,6 +39,7 @@ var EnvVars = []EnvVar{
 	{"WAYLAND_DISPLAY", "use wl-copy and wl-paste for /copy and Ctrl+V"},
 	{"DISPLAY", "use xclip for /copy and Ctrl+V"},
 	{"PATH", "where zut finds rg, git, bash, the clipboard tools and extensions' programs"},
+	{"ZUT_PRECONNECT", "0: do not open the connection to the model's API at start, before the first request"},
 	{"ZUT_PASS_KEYS", "1: let provider API keys through to bash, python and extensions (setting pass_keys)"},
 	{"SSH_AUTH_SOCK", "the SSH agent's socket, hidden from sandboxed commands"},
 	{"XDG_RUNTIME_DIR", "where the D-Bus, systemd, Docker and Podman sockets hidden from sandboxed commands live"},

@@ -188,6 +188,7 @@ func (a *App) SetModel(ctx context.Context, spec string) (*provider.Resolved, er
 	if err != nil {
 		return nil, err
 	}
+	a.warm(res)
 	if err := a.agent.SetModel(res.Client, agentModel(res)); err != nil {
 		return nil, err
 	}
