@@ -60,11 +60,7 @@ func warm(t *http.Transport, baseURL string) bool {
 			return false
 		}
 	}
-	port := u.Port()
-	if port == "" {
-		port = "443"
-	}
-	addr := net.JoinHostPort(u.Hostname(), port)
+	addr := httpsAddr(u)
 	w := &warmConn{done: make(chan struct{}), keep: warmKeep}
 	warmed.Lock()
 	if _, ok := warmed.conns[addr]; ok {
@@ -93,6 +89,15 @@ func warm(t *http.Transport, baseURL string) bool {
 		})
 	}()
 	return true
+}
+
+// httpsAddr is the "host:port" the transport dials for the https URL u.
+func httpsAddr(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // removeWarm removes addr's entry if it is still w.
@@ -162,11 +167,7 @@ func warmDial(t *http.Transport) func(ctx context.Context, network, addr string)
 func roundTripWarm(t *http.Transport, r *http.Request) (*http.Response, error) {
 	addr := ""
 	if r.URL.Scheme == "https" {
-		port := r.URL.Port()
-		if port == "" {
-			port = "443"
-		}
-		addr = net.JoinHostPort(r.URL.Hostname(), port)
+		addr = httpsAddr(r.URL)
 	}
 	warmed.Lock()
 	pending := addr != "" && (warmed.conns[addr] != nil || warmed.handed[addr] != nil)
