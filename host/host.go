@@ -276,6 +276,7 @@ func (e *extension) stop(ctx context.Context, mode int) {
 	dying := e.dying
 	e.mu.Unlock()
 	if !dying {
+		e.awaitAnswers(ctx)
 		e.send(proto.Shutdown{})
 		t := time.NewTimer(e.h.t.Shutdown)
 		select {
@@ -293,6 +294,40 @@ func (e *extension) stop(ctx context.Context, mode int) {
 		t.Stop()
 	}
 	e.die(errors.New("shut down by zut"))
+}
+
+// answerGrace bounds how long a stop waits for the extension's host
+// requests in flight to be answered before it sends shutdown.
+const answerGrace = time.Second
+
+// awaitAnswers waits, up to answerGrace or ctx's end, until the host
+// requests e has in flight are answered, so that an answer goes out
+// before the shutdown: a request whose work is done (app.send has queued
+// its prompt, and that prompt has run) may not have been answered yet.
+// Dialogs are not waited for: no one is left to answer them.
+func (e *extension) awaitAnswers(ctx context.Context) {
+	e.mu.Lock()
+	var pending []chan struct{}
+	for _, r := range e.add.requests {
+		if proto.UIKind(r.Method) == "" {
+			pending = append(pending, r.done)
+		}
+	}
+	e.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	t := time.NewTimer(answerGrace)
+	defer t.Stop()
+	for _, done := range pending {
+		select {
+		case <-done:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // stopAll stops the current generation concurrently and waits until every
