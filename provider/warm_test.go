@@ -137,7 +137,7 @@ func TestWarmFirstRequest(t *testing.T) {
 				t.Error("the request dialed a second connection")
 			default:
 			}
-			if warm(tr, s.URL) != true {
+			if !warm(tr, s.URL) {
 				t.Error("the host cannot be warmed again once its connection was taken")
 			}
 		})
